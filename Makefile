@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+# The RDMA teaching kit: build every stage, run the demo, run the tests.
+#
+#   make demo    build, bring up an RDMA stack, run a verified ping-pong
+#   make check   build, bring up an RDMA stack, run the test suites
+#   make lab     an interactive shell on the Soft-RoCE lab
+#
+# demo, check and lab install what is missing first (as root; otherwise
+# they print the command to run). Each stage also builds on its own:
+# make -C ping-sr-0.
+
+STAGES = devices ping-sr-0
+LAB = labs/lab
+
+.PHONY: all deps demo check lab install clean $(STAGES)
+
+all: $(STAGES)
+
+$(STAGES):
+	$(MAKE) -C $@
+
+deps:
+	labs/install-deps build test lab
+
+demo: deps
+	$(MAKE) all
+	$(LAB) run -- labs/demo
+
+check: deps
+	$(MAKE) all
+	$(LAB) run -- tests/run
+
+lab: deps
+	$(MAKE) all
+	$(LAB) shell
+
+install: all
+	for stage in $(STAGES); do $(MAKE) -C $$stage install || exit 1; done
+
+clean:
+	for stage in $(STAGES); do $(MAKE) -C $$stage clean || exit 1; done

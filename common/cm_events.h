@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cm_events.h - how a stage waits for connection-manager events.
+ *
+ * Each stage links exactly one piece that implements this header:
+ *   cm_blocking.c  no event channel: each CM verb blocks until its event
+ *                  (ping-sr-0, ping-sr-1)
+ * The rest of the kit calls only these functions, so swapping the piece
+ * is all it takes to change how CM events are handled.
+ */
+#ifndef OUR_CM_EVENTS_H
+#define OUR_CM_EVENTS_H
+
+#include <stdbool.h>
+#include "control.h"
+
+/*
+ * Prepare control (or a listener) to receive CM events; called before the
+ * first id is created. Returns 0, or -1 (reported). Undo with
+ * our_unsetup_cm_events().
+ */
+int our_setup_cm_events(struct rdma_event_channel **channel);
+void our_unsetup_cm_events(struct rdma_event_channel **channel);
+
+/*
+ * A CM verb on control->cm_id was called and returned ret: see it through
+ * until its event, expected, has arrived. Reports the verb when it failed
+ * and the event when it was not the one expected (for a rejection, with
+ * the peer's reason). Copies the event's private data into
+ * control->peer_data. Returns 0 when expected arrived, or -1.
+ */
+int our_await_cm_event(struct our_control *control, int ret,
+		       enum rdma_cm_event_type expected, const char *verb);
+
+/*
+ * Wait on listener for a connection request; the new id goes into
+ * control->cm_id with its private data in control->peer_data.
+ * Returns 0, or -1 (reported).
+ */
+int our_await_request(struct our_listener *listener,
+		      struct our_control *control);
+
+/*
+ * The connection is established: start watching it for a disconnect
+ * (where the piece can). Returns 0, or -1 (reported).
+ */
+int our_watch_connection(struct our_control *control);
+
+/* Stop watching; called before the id is destroyed. */
+void our_unwatch_connection(struct our_control *control);
+
+/* True once a disconnect of control's connection has been seen. */
+bool our_peer_disconnected(struct our_control *control);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * completions.h - how a stage waits for work completions.
+ *
+ * Each stage links exactly one piece that implements this header:
+ *   completions_busy.c  ibv_poll_cq in a loop (ping-sr-0 to ping-sr-2)
+ */
+#ifndef OUR_COMPLETIONS_H
+#define OUR_COMPLETIONS_H
+
+#include "control.h"
+
+/*
+ * Called by our_setup_qp() before the completion queue is created: set up
+ * what the piece needs (a completion channel, for instance) in control.
+ * Returns 0, or -1 (reported). Undo with our_unsetup_completions(), after
+ * the completion queue is destroyed.
+ */
+int our_setup_completions(struct our_control *control);
+void our_unsetup_completions(struct our_control *control);
+
+/*
+ * Called by our_setup_qp() once the completion queue exists.
+ * Returns 0, or -1 (reported).
+ */
+int our_start_completions(struct our_control *control);
+
+/* Called by our_unsetup_qp() before the completion queue is destroyed. */
+void our_stop_completions(struct our_control *control);
+
+/*
+ * Wait for the next work completion and copy it into wc. Returns 0 for a
+ * successful completion; -1 (reported) for a failed one, a failed verb or
+ * a disconnect of the peer seen while waiting.
+ */
+int our_await_completion(struct our_control *control, struct ibv_wc *wc);
+
+/* Print, for -x, what the piece counted. */
+void our_print_completion_counters(const struct our_control *control);
+
+#endif

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * connection.h - connection management with the RDMA CM, both ends.
+ *
+ * How each CM event is awaited is the business of the stage's cm_*.c
+ * piece (see cm_events.h); the steps here are the same for every stage.
+ */
+#ifndef OUR_CONNECTION_H
+#define OUR_CONNECTION_H
+
+#include "control.h"
+
+/*
+ * Client: create control->cm_id and resolve the server's address and
+ * route, which binds the id to the RDMA device that reaches the server.
+ * Returns 0, or -1 (reported) with no id left. Undo with our_destroy_id().
+ */
+int our_resolve_server(struct our_control *control);
+void our_destroy_id(struct our_control *control);
+
+/*
+ * Client: connect the queue pair to the server, sending our private data
+ * (see private_data.h). Returns 0 once established, or -1 (reported, with
+ * the server's reason when it rejected us). Undo with our_disconnect().
+ */
+int our_connect(struct our_control *control);
+
+/*
+ * Server: bind a listening id to options->server_name (all local addresses
+ * when NULL) and options->port, and listen. Returns 0, or -1 (reported)
+ * with nothing left. Undo with our_unsetup_listener().
+ */
+int our_setup_listener(struct our_listener *listener,
+		       const struct our_options *options);
+void our_unsetup_listener(struct our_listener *listener);
+
+/*
+ * Agent: wait for a client's connection request and take its id into
+ * control->cm_id, with the request's private data in control->peer_data.
+ * Returns 0, or -1 (reported). Undo with our_destroy_id().
+ */
+int our_get_request(struct our_listener *listener,
+		    struct our_control *control);
+
+/* Agent: accept the request. Returns 0 once established, or -1 (reported). */
+int our_accept(struct our_control *control);
+
+/* Agent: refuse the request, telling the client why. */
+void our_reject(struct our_control *control, const void *reason,
+		uint8_t reason_len);
+
+/* Either side: disconnect, and see the disconnect through. */
+void our_disconnect(struct our_control *control);
+
+/*
+ * For the cm_*.c pieces: say in words why event, which came instead of
+ * expected (or with an error status), ends the connection.
+ */
+void our_explain_cm_event(const struct our_control *control,
+			  const struct rdma_cm_event *event,
+			  enum rdma_cm_event_type expected);
+
+/* For the cm_*.c pieces: the peer's address has no RDMA device behind it
+ * (ENODEV). 127.0.0.1 is the usual case. */
+void our_explain_no_device(const struct our_control *control);
+
+/* For the cm_*.c pieces: keep event's private data in control->peer_data. */
+void our_keep_private_data(struct our_control *control,
+			   const struct rdma_cm_event *event);
+
+#endif

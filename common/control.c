@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+/*
+ * control.c - the per-connection control structure.
+ */
+#include <string.h>
+
+#include "control.h"
+
+void our_init_control(struct our_control *control,
+		      const struct our_options *options)
+{
+	memset(control, 0, sizeof(*control));
+	control->options = options;
+	control->count = options->count;
+	control->size = options->size;
+	control->buffers = 1;
+	atomic_init(&control->disconnected, false);
+}

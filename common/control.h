@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * control.h - the per-connection control structure.
+ *
+ * One struct our_control holds everything a connection owns, in the order
+ * it is set up. Each field is set by one set-up function and cleared by
+ * its undo, so a structure that is partly set up can always be undone.
+ */
+#ifndef OUR_CONTROL_H
+#define OUR_CONTROL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "options.h"
+#include "stats.h"
+
+/* Room for the largest private data a CM event can carry (rdma_accept). */
+#define OUR_PEER_DATA_MAX 256
+
+/* Registered memory cut into equal slots, one message each. */
+struct our_buffers {
+	char *data;
+	uint32_t slot_size;
+	uint32_t slots;
+	struct ibv_mr *mr;
+};
+
+/* What the pieces of a stage count, printed with -x. */
+struct our_counters {
+	uint64_t polls;        /* ibv_poll_cq calls */
+	uint64_t empty_polls;  /* ... that found no completion */
+	uint64_t cq_events;    /* completion events received */
+	uint64_t cq_acked;     /* ... and acknowledged */
+	uint64_t poll_calls;   /* poll() calls */
+	uint64_t send_posts;   /* ibv_post_send calls */
+	uint64_t send_wrs;     /* send work requests posted */
+	uint64_t credits;      /* flow-control credits returned */
+};
+
+struct our_control {
+	const struct our_options *options;
+
+	/* What this connection runs: our options, or what the peer asked. */
+	uint32_t count;
+	uint32_t size;
+	uint32_t buffers;
+
+	/* Connection management. */
+	struct rdma_event_channel *cm_channel; /* NULL: the CM verbs block */
+	struct rdma_cm_id *cm_id;
+	char peer_name[80]; /* "address:port" of the peer, for messages */
+	char peer_data[OUR_PEER_DATA_MAX]; /* private data of the last event */
+	uint8_t peer_data_len;
+	atomic_bool disconnected; /* set when a disconnect is seen */
+
+	/* The queue pair and what it needs. */
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *completion_channel; /* NULL: busy polling */
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+
+	/* Registered memory. */
+	struct our_buffers send;
+	struct our_buffers recv;
+
+	struct our_stats stats;
+	struct our_counters counters;
+};
+
+/* A server's listening end: its own channel and id. */
+struct our_listener {
+	struct rdma_event_channel *cm_channel;
+	struct rdma_cm_id *cm_id;
+};
+
+/* Start a control structure for options, nothing set up yet. */
+void our_init_control(struct our_control *control,
+		      const struct our_options *options);
+
+#endif

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * options.c - parse the command line shared by every program of the kit.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "report.h"
+
+static const struct option long_options[] = {
+	{ "address", required_argument, NULL, 'a' },
+	{ "port", required_argument, NULL, 'p' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "size", required_argument, NULL, 's' },
+	{ "buffers", required_argument, NULL, 'b' },
+	{ "verify", no_argument, NULL, 'v' },
+	{ "statistics", no_argument, NULL, 'x' },
+	{ "trace", no_argument, NULL, 't' },
+	{ "verbose-trace", no_argument, NULL, 'T' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Print how to call program, on out. */
+static void print_usage(const struct our_program *program, FILE *out)
+{
+	bool transfer = program->accepts & OUR_ACCEPTS_TRANSFER;
+
+	fprintf(out, "usage: %s [options]\n%s\n\noptions:\n", program->name,
+		program->purpose);
+	if (transfer && program->role == OUR_CLIENT)
+		fprintf(out, "  -a, --address=HOST    server's address "
+			     "(required)\n");
+	if (transfer && program->role == OUR_SERVER)
+		fprintf(out, "  -a, --address=HOST    local address to listen "
+			     "on (default: all)\n");
+	if (transfer)
+		fprintf(out,
+			"  -p, --port=PORT       port (default %s)\n"
+			"  -c, --count=N         transfers, 1 to %u "
+			"(default %u)\n"
+			"  -s, --size=BYTES      bytes per message, 1 to %u "
+			"(default %u)\n",
+			OUR_DEFAULT_PORT, OUR_MAX_COUNT, OUR_DEFAULT_COUNT,
+			OUR_MAX_SIZE, OUR_DEFAULT_SIZE);
+	if (program->accepts & OUR_ACCEPTS_BUFFERS)
+		fprintf(out, "  -b, --buffers=N       messages in flight, 1 to "
+			     "%u (default %u)\n",
+			OUR_MAX_BUFFERS, OUR_DEFAULT_BUFFERS);
+	if (transfer)
+		fprintf(out, "  -v, --verify          check every byte "
+			     "received\n"
+			     "  -x, --statistics      latency, rate, "
+			     "bandwidth and CPU\n");
+	fprintf(out, "  -t, --trace           name every verb as it is "
+		     "called\n"
+		     "  -T, --verbose-trace   also show what the verbs "
+		     "are given and return\n"
+		     "  -h, --help            show this help\n");
+}
+
+/* Report bad usage: one line saying why, then the usage. */
+OUR_FORMAT(2, 3)
+static enum our_parse_result bad_usage(const struct our_program *program,
+				       const char *fmt, ...)
+{
+	va_list args;
+
+	fprintf(stderr, "%s: ", program->name);
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+	print_usage(program, stderr);
+	return OUR_OPTIONS_BAD;
+}
+
+/*
+ * Read a decimal number from 1 to max. strtoul alone would take "-1",
+ * "12abc" and " 5"; a student's typo deserves a clear refusal instead.
+ */
+static bool parse_number(const char *text, uint32_t max, uint32_t *value)
+{
+	char *end;
+	unsigned long long number;
+
+	if (text[0] < '0' || text[0] > '9')
+		return false;
+	errno = 0;
+	number = strtoull(text, &end, 10);
+	if (errno || *end != '\0' || number < 1 || number > max)
+		return false;
+	*value = (uint32_t)number;
+	return true;
+}
+
+/* A port is a number from 1 to 65535. */
+static bool valid_port(const char *text)
+{
+	uint32_t port;
+
+	return parse_number(text, 65535, &port);
+}
+
+/* True when option letter is one the program takes. */
+static bool accepts(const struct our_program *program, int letter)
+{
+	if (strchr("apcsvx", letter))
+		return program->accepts & OUR_ACCEPTS_TRANSFER;
+	if (letter == 'b')
+		return program->accepts & OUR_ACCEPTS_BUFFERS;
+	return true;
+}
+
+enum our_parse_result our_parse_options(const struct our_program *program,
+					int argc, char *argv[],
+					struct our_options *options)
+{
+	char letter_text[3] = "-?";
+	int letter;
+
+	our_program_name = program->name;
+	*options = (struct our_options){
+		.port = OUR_DEFAULT_PORT,
+		.count = OUR_DEFAULT_COUNT,
+		.size = OUR_DEFAULT_SIZE,
+		.buffers = OUR_DEFAULT_BUFFERS,
+	};
+	opterr = 0; /* we say what is wrong ourselves */
+	while ((letter = getopt_long(argc, argv, ":a:p:c:s:b:vxtTh",
+				     long_options, NULL)) != -1) {
+		if (letter == '?' || letter == ':') {
+			const char *what = argv[optind - 1];
+
+			if (optopt) {
+				letter_text[1] = (char)optopt;
+				what = letter_text;
+			}
+			return bad_usage(program, "%s '%s'",
+					 letter == '?' ? "unknown option" :
+							 "missing argument for",
+					 what);
+		}
+		if (!accepts(program, letter)) {
+			letter_text[1] = (char)letter;
+			return bad_usage(program, "option '%s' is not taken here",
+					 letter_text);
+		}
+		switch (letter) {
+		case 'a':
+			options->server_name = optarg;
+			break;
+		case 'p':
+			if (!valid_port(optarg))
+				return bad_usage(program,
+						 "port must be 1 to 65535, "
+						 "not '%s'",
+						 optarg);
+			options->port = optarg;
+			break;
+		case 'c':
+			if (!parse_number(optarg, OUR_MAX_COUNT,
+					  &options->count))
+				return bad_usage(program,
+						 "count must be 1 to %u, "
+						 "not '%s'",
+						 OUR_MAX_COUNT, optarg);
+			break;
+		case 's':
+			if (!parse_number(optarg, OUR_MAX_SIZE, &options->size))
+				return bad_usage(program,
+						 "size must be 1 to %u bytes, "
+						 "not '%s'",
+						 OUR_MAX_SIZE, optarg);
+			break;
+		case 'b':
+			if (!parse_number(optarg, OUR_MAX_BUFFERS,
+					  &options->buffers))
+				return bad_usage(program,
+						 "buffers must be 1 to %u, "
+						 "not '%s'",
+						 OUR_MAX_BUFFERS, optarg);
+			break;
+		case 'v':
+			options->verify = true;
+			break;
+		case 'x':
+			options->statistics = true;
+			break;
+		case 't':
+			if (options->trace < 1)
+				options->trace = 1;
+			break;
+		case 'T':
+			options->trace = 2;
+			break;
+		case 'h':
+			print_usage(program, stdout);
+			return OUR_OPTIONS_HELP;
+		}
+	}
+	if (optind < argc)
+		return bad_usage(program, "unexpected argument '%s'",
+				 argv[optind]);
+	if (program->role == OUR_CLIENT && !options->server_name)
+		return bad_usage(program,
+				 "the server's address is required: -a HOST");
+	our_trace_level = options->trace;
+	return OUR_OPTIONS_RUN;
+}
+
+int our_options_exit_status(enum our_parse_result result)
+{
+	return result == OUR_OPTIONS_HELP ? EXIT_SUCCESS : 2;
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * posting.c - handing work requests to the queue pair.
+ */
+#include "buffers.h"
+#include "posting.h"
+#include "report.h"
+
+uint64_t our_wr_id(enum our_wr_kind kind, uint32_t slot)
+{
+	return (uint64_t)kind << 32 | slot;
+}
+
+enum our_wr_kind our_wr_kind(uint64_t wr_id)
+{
+	return (enum our_wr_kind)(wr_id >> 32);
+}
+
+uint32_t our_wr_slot(uint64_t wr_id)
+{
+	return (uint32_t)wr_id;
+}
+
+/* One scatter-gather element: length bytes of slot in buffers. */
+static struct ibv_sge our_sge(const struct our_buffers *buffers,
+			      uint32_t slot, uint32_t length)
+{
+	return (struct ibv_sge){
+		.addr = (uintptr_t)our_slot(buffers, slot),
+		.length = length,
+		.lkey = buffers->mr->lkey,
+	};
+}
+
+int our_post_recv(struct our_control *control, uint32_t slot)
+{
+	struct ibv_sge sge = our_sge(&control->recv, slot,
+				     control->recv.slot_size);
+	struct ibv_recv_wr wr = {
+		.wr_id = our_wr_id(OUR_WR_RECV, slot),
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+	struct ibv_recv_wr *bad_wr;
+	int ret;
+
+	/* The adapter will place the next message that arrives here. */
+	ret = ibv_post_recv(control->qp, &wr, &bad_wr);
+	if (our_verb_failed(ret, "ibv_post_recv slot %u, %u bytes", slot,
+			    sge.length))
+		return -1;
+	return 0;
+}
+
+int our_post_send(struct our_control *control, uint32_t slot,
+		  uint32_t length)
+{
+	struct ibv_sge sge = our_sge(&control->send, slot, length);
+	struct ibv_send_wr wr = {
+		.wr_id = our_wr_id(OUR_WR_SEND, slot),
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_send_wr *bad_wr;
+	int ret;
+
+	/* The adapter sends the bytes; a completion says it is done. */
+	ret = ibv_post_send(control->qp, &wr, &bad_wr);
+	control->counters.send_posts++;
+	control->counters.send_wrs++;
+	if (our_verb_failed(ret, "ibv_post_send slot %u, %u bytes", slot,
+			    length))
+		return -1;
+	return 0;
+}
+
+int our_check_wc(const struct our_control *control, const struct ibv_wc *wc)
+{
+	enum our_wr_kind kind = our_wr_kind(wc->wr_id);
+	const char *what = kind == OUR_WR_SEND ? "send" : "receive";
+
+	our_trace(2, "work completion: %s slot %u, %s, %u bytes", what,
+		  our_wr_slot(wc->wr_id), ibv_wc_status_str(wc->status),
+		  wc->byte_len);
+	if (wc->status == IBV_WC_SUCCESS)
+		return 0;
+	our_report_wc(wc, what);
+	/* A message longer than the receive buffer fails both ends; the
+	 * status each side sees varies with the device. */
+	if ((wc->status == IBV_WC_LOC_LEN_ERR ||
+	     wc->status == IBV_WC_LOC_QP_OP_ERR) &&
+	    kind == OUR_WR_RECV)
+		our_error("size mismatch? a message longer than our %u-byte "
+			  "receive buffer fails this way; does %s use a "
+			  "larger -s?",
+			  control->size, control->peer_name);
+	if ((wc->status == IBV_WC_REM_INV_REQ_ERR ||
+	     wc->status == IBV_WC_REM_OP_ERR) &&
+	    kind == OUR_WR_SEND)
+		our_error("size mismatch? %s could not take our %u-byte "
+			  "message; does it use a smaller -s?",
+			  control->peer_name, control->size);
+	if (wc->status == IBV_WC_RNR_RETRY_EXC_ERR)
+		our_error("%s had no receive posted for our message",
+			  control->peer_name);
+	return -1;
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.c - errors and tracing, in one voice for the whole kit.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+const char *our_program_name = "kit";
+int our_trace_level;
+
+/* Print "name: " and the formatted message, without a newline. */
+static void print_message(const char *fmt, va_list args)
+{
+	fprintf(stderr, "%s: ", our_program_name);
+	vfprintf(stderr, fmt, args);
+}
+
+void our_error(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	print_message(fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+}
+
+void our_trace(int level, const char *fmt, ...)
+{
+	va_list args;
+
+	if (our_trace_level < level)
+		return;
+	va_start(args, fmt);
+	print_message(fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+}
+
+/*
+ * The common end of our_verb_failed() and our_verb_null(): trace the call
+ * and, when it failed with error number err, report it.
+ */
+static void trace_or_report(bool failed, int err, const char *result,
+			    const char *fmt, va_list args)
+{
+	if (!failed && our_trace_level < 1)
+		return;
+	print_message(fmt, args);
+	if (failed)
+		fprintf(stderr, ": %s\n", strerror(err));
+	else
+		fprintf(stderr, " -> %s\n", result);
+}
+
+bool our_verb_failed(int ret, const char *fmt, ...)
+{
+	/* rdma_* verbs return -1 with errno, ibv_* verbs the error itself. */
+	int err = ret > 0 ? ret : errno;
+	char result[16];
+	va_list args;
+
+	snprintf(result, sizeof(result), "%d", ret);
+	va_start(args, fmt);
+	trace_or_report(ret != 0, err, result, fmt, args);
+	va_end(args);
+	return ret != 0;
+}
+
+bool our_verb_null(const void *pointer, const char *fmt, ...)
+{
+	int err = errno;
+	va_list args;
+
+	va_start(args, fmt);
+	trace_or_report(pointer == NULL, err, pointer ? "ok" : "NULL", fmt,
+			args);
+	va_end(args);
+	return pointer == NULL;
+}
+
+void our_report_wc(const struct ibv_wc *wc, const char *what)
+{
+	if (wc->status == IBV_WC_WR_FLUSH_ERR) {
+		/* The queue pair went to the error state, usually because
+		 * the connection was torn down: expected after a disconnect. */
+		our_error("%s flushed: the connection is going down (%s)", what,
+			  ibv_wc_status_str(wc->status));
+		return;
+	}
+	our_error("%s failed: %s (status %d, vendor error 0x%x)", what,
+		  ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
+}

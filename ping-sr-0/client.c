@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/*
+ * client.c - the ping-pong client: connect to a server, send count pings
+ * of size bytes, wait for each pong, report.
+ *
+ * main() is the list of steps. Each step is one function of common/ with
+ * its undo; the steps are undone in the reverse order of their set-up.
+ * The same steps serve every ping stage: what a stage changes is the
+ * pieces it is built from (see its Makefile).
+ */
+#include <stdlib.h>
+
+#include "buffers.h"
+#include "cm_events.h"
+#include "connection.h"
+#include "ping.h"
+#include "posting.h"
+#include "queue_pair.h"
+
+static const struct our_program program = {
+	.name = "client",
+	.purpose = "Send pings to a ping-pong server over RDMA and time them.",
+	.role = OUR_CLIENT,
+	.accepts = OUR_ACCEPTS_TRANSFER,
+};
+
+int main(int argc, char *argv[])
+{
+	struct our_options options;
+	struct our_control control;
+	enum our_parse_result parsed;
+	int status = EXIT_FAILURE;
+
+	parsed = our_parse_options(&program, argc, argv, &options);
+	if (parsed != OUR_OPTIONS_RUN)
+		return our_options_exit_status(parsed);
+	our_init_control(&control, &options);
+
+	if (our_setup_stats(&control.stats, control.count, options.statistics))
+		return EXIT_FAILURE;
+	if (our_setup_cm_events(&control.cm_channel))
+		goto out_unsetup_stats;
+	if (our_resolve_server(&control))
+		goto out_unsetup_cm_events;
+	if (our_setup_qp(&control))
+		goto out_destroy_id;
+	if (our_setup_buffers(&control))
+		goto out_unsetup_qp;
+	/* The first pong's receive is posted before anything is sent. */
+	if (our_post_recv(&control, 0))
+		goto out_unsetup_buffers;
+	if (our_connect(&control))
+		goto out_unsetup_buffers;
+
+	our_start_clock(&control.stats);
+	if (our_ping(&control) == 0)
+		status = EXIT_SUCCESS;
+	our_stop_clock(&control.stats);
+	our_disconnect(&control);
+	our_print_report(&control, "round trip");
+
+out_unsetup_buffers:
+	our_unsetup_buffers(&control);
+out_unsetup_qp:
+	our_unsetup_qp(&control);
+out_destroy_id:
+	our_destroy_id(&control);
+out_unsetup_cm_events:
+	our_unsetup_cm_events(&control.cm_channel);
+out_unsetup_stats:
+	our_unsetup_stats(&control.stats);
+	return status;
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+/*
+ * server.c - the ping-pong server: a listener that waits for one client,
+ * and the agent that answers it: each ping comes back as a pong.
+ *
+ * main() is the list of steps, undone in the reverse order of set-up.
+ * The server serves one client, then exits.
+ */
+#include <stdlib.h>
+
+#include "buffers.h"
+#include "connection.h"
+#include "ping.h"
+#include "posting.h"
+#include "private_data.h"
+#include "queue_pair.h"
+
+static const struct our_program program = {
+	.name = "server",
+	.purpose = "Answer one ping-pong client over RDMA, then exit.",
+	.role = OUR_SERVER,
+	.accepts = OUR_ACCEPTS_TRANSFER,
+};
+
+int main(int argc, char *argv[])
+{
+	struct our_options options;
+	struct our_listener listener;
+	struct our_control control;
+	enum our_parse_result parsed;
+	int status = EXIT_FAILURE;
+
+	parsed = our_parse_options(&program, argc, argv, &options);
+	if (parsed != OUR_OPTIONS_RUN)
+		return our_options_exit_status(parsed);
+	our_init_control(&control, &options);
+
+	if (our_setup_listener(&listener, &options))
+		return EXIT_FAILURE;
+	if (our_get_request(&listener, &control))
+		goto out_unsetup_listener;
+	/* The agent runs what the client asked for, where the stage lets
+	 * the client say. */
+	if (our_adopt_private_data(&control))
+		goto out_destroy_id;
+	if (our_setup_stats(&control.stats, control.count, options.statistics))
+		goto out_destroy_id;
+	if (our_setup_qp(&control))
+		goto out_unsetup_stats;
+	if (our_setup_buffers(&control))
+		goto out_unsetup_qp;
+	/* The first ping's receive is posted before we accept. */
+	if (our_post_recv(&control, 0))
+		goto out_unsetup_buffers;
+	if (our_accept(&control))
+		goto out_unsetup_buffers;
+
+	our_start_clock(&control.stats);
+	if (our_pong(&control) == 0)
+		status = EXIT_SUCCESS;
+	our_stop_clock(&control.stats);
+	our_disconnect(&control);
+	our_print_report(&control, "round trip");
+
+out_unsetup_buffers:
+	our_unsetup_buffers(&control);
+out_unsetup_qp:
+	our_unsetup_qp(&control);
+out_unsetup_stats:
+	our_unsetup_stats(&control.stats);
+out_destroy_id:
+	our_destroy_id(&control);
+out_unsetup_listener:
+	our_unsetup_listener(&listener);
+	return status;
+}

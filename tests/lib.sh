@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: MIT
+# lib.sh - what the kit's shunit2 suites share: where the programs are,
+# the RDMA address to use, and how to run a server and a client against
+# each other with every run bounded in time. Sourced by each suite.
+
+KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The address of the netdev that carries the RDMA device (the lab sets it).
+ADDR=${LAB_ADDR:-}
+DEVICE=${LAB_DEVICE:-}
+# Every program run is bounded: none may hang a test.
+LIMIT=${OUR_TEST_LIMIT:-60}
+# Each test takes fresh ports so no run meets the last one's leftovers.
+PORT=${OUR_TEST_PORT:-20000}
+
+VALGRIND=(valgrind --quiet --error-exitcode=99 --leak-check=full
+	--show-leak-kinds=definite,indirect
+	--errors-for-leak-kinds=definite,indirect
+	--suppressions="$KIT/tests/valgrind.supp")
+
+# One line per test for the runner: pass, fail or skip, and its name.
+record_result() {
+	[ -n "${OUR_RESULTS:-}" ] && echo "$1 $2" >>"$OUR_RESULTS"
+	return 0
+}
+
+# shunit2 hooks. A suite that needs its own must call these.
+setUp() {
+	WORK=$(mktemp -d)
+	PORT=$((PORT + 1))
+	SKIPPED=
+	SERVER_PID=
+}
+
+tearDown() {
+	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
+	wait 2>/dev/null
+	if [ -n "$SKIPPED" ]; then
+		record_result skip "$_shunit_test_"
+	elif [ "${__shunit_testSuccess}" = "${SHUNIT_TRUE}" ]; then
+		record_result pass "$_shunit_test_"
+	else
+		record_result fail "$_shunit_test_"
+		echo "--- output of $_shunit_test_ ---"
+		tail -n 30 "$WORK"/*.out 2>/dev/null
+	fi
+	rm -rf "$WORK"
+}
+
+# Skip the current test, saying why; the runner counts it as skipped.
+skip_test() {
+	echo "SKIP: $1"
+	SKIPPED=1
+	startSkipping
+}
+
+# Skip unless there is an RDMA device and its address.
+require_rdma() {
+	if [ -z "$ADDR" ]; then
+		skip_test "needs an RDMA device: run it in the lab (make check)"
+		return 1
+	fi
+}
+
+# Wait until something listens on RDMA CM port $1, up to $2 seconds.
+wait_listening() {
+	local port=$1 deadline=$((SECONDS + ${2:-30}))
+
+	while [ $SECONDS -lt $deadline ]; do
+		rdma resource show cm_id 2>/dev/null |
+			grep -q "state LISTEN .* src-addr [^ ]*:$port " && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# start_server STAGE [ARGS...]: a server in the background on $PORT,
+# output in $WORK/server.out; waits until it listens.
+# With OUR_UNDER_VALGRIND=1 the server runs under valgrind.
+start_server() {
+	local stage=$1
+	shift
+	local wrapper=()
+
+	[ "${OUR_UNDER_VALGRIND:-}" = 1 ] && wrapper=("${VALGRIND[@]}")
+	timeout -k 5 "$LIMIT" "${wrapper[@]}" "$KIT/$stage/server" \
+		-a "$ADDR" -p "$PORT" "$@" >"$WORK/server.out" 2>&1 &
+	SERVER_PID=$!
+	wait_listening "$PORT" "$LIMIT" || {
+		fail "the $stage server did not start listening"
+		cat "$WORK/server.out"
+		return 1
+	}
+}
+
+# wait_server: wait for the server to end; sets SERVER_STATUS.
+wait_server() {
+	wait "$SERVER_PID"
+	SERVER_STATUS=$?
+	SERVER_PID=
+}
+
+# run_client STAGE [ARGS...]: run a client against the server on $PORT,
+# output in $WORK/client.out; sets CLIENT_STATUS.
+run_client() {
+	local stage=$1
+	shift
+	local wrapper=()
+
+	[ "${OUR_UNDER_VALGRIND:-}" = 1 ] && wrapper=("${VALGRIND[@]}")
+	timeout -k 5 "$LIMIT" "${wrapper[@]}" "$KIT/$stage/client" \
+		-a "$ADDR" -p "$PORT" "$@" >"$WORK/client.out" 2>&1
+	CLIENT_STATUS=$?
+}
+
+# run_program PATH [ARGS...]: run any program bounded in time, output in
+# $WORK/program.out; sets STATUS and ELAPSED (whole seconds).
+run_program() {
+	local start=$SECONDS
+
+	timeout -k 5 "$LIMIT" "$@" >"$WORK/program.out" 2>&1
+	STATUS=$?
+	ELAPSED=$((SECONDS - start))
+}
+
+# ping_pong STAGE ARGS...: a server and a client of STAGE with the same
+# ARGS; asserts that both succeed.
+ping_pong() {
+	local stage=$1
+	shift
+
+	start_server "$stage" "$@" || return 1
+	run_client "$stage" "$@"
+	wait_server
+	assertEquals "client exit status; $(cat "$WORK/client.out")" \
+		0 "$CLIENT_STATUS"
+	assertEquals "server exit status; $(cat "$WORK/server.out")" \
+		0 "$SERVER_STATUS"
+}
+
+# assert_output FILE REGEX: FILE has a line matching the extended REGEX.
+assert_output() {
+	grep -Eq -- "$2" "$1" ||
+		fail "expected /$2/ in $(basename "$1"): $(cat "$1")"
+	return 0
+}

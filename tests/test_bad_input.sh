@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Bad input: each case gets a message naming the problem and a non-zero
+# exit within seconds, never a hang or a crash.
+. "$(dirname "$0")/lib.sh"
+
+# The stages whose programs take the ping-pong command line.
+STAGES=${OUR_STAGES:-ping-sr-0}
+
+# refused STATUS REGEX PROGRAM ARGS...: PROGRAM ARGS exits with STATUS
+# within 10 seconds and says REGEX.
+refused() {
+	local expected=$1 message=$2
+	shift 2
+
+	run_program "$@"
+	assertEquals "exit status of $*; $(cat "$WORK/program.out")" \
+		"$expected" "$STATUS"
+	assertTrue "$* took ${ELAPSED}s" "[ $ELAPSED -le 10 ]"
+	assert_output "$WORK/program.out" "$message"
+}
+
+# usage_refused REGEX ARGS...: every client and server refuses ARGS as
+# bad usage (exit 2), saying REGEX, then showing the usage.
+usage_refused() {
+	local message=$1 stage program
+	shift
+
+	for stage in $STAGES; do
+		for program in client server; do
+			refused 2 "^$program: $message" \
+				"$KIT/$stage/$program" -a 192.0.2.1 "$@"
+			assert_output "$WORK/program.out" "^usage: $program"
+		done
+	done
+}
+
+test_help_exits_0() {
+	local stage program
+
+	for stage in $STAGES; do
+		for program in client server; do
+			run_program "$KIT/$stage/$program" --help
+			assertEquals "$stage/$program --help" 0 "$STATUS"
+			assert_output "$WORK/program.out" "^  -c, --count=N"
+		done
+	done
+}
+
+test_unknown_option() {
+	usage_refused "unknown option '-q'" -q
+	usage_refused "unknown option '--frobnicate'" --frobnicate
+}
+
+test_missing_argument() {
+	usage_refused "missing argument for '-c'" -c
+	usage_refused "missing argument for '-s'" --size
+}
+
+test_count_not_a_number() {
+	usage_refused "count must be 1 to 10000000, not 'ten'" -c ten
+	usage_refused "count must be 1 to 10000000, not '12abc'" -c 12abc
+}
+
+test_count_out_of_range() {
+	usage_refused "count must be 1 to 10000000, not '0'" -c 0
+	usage_refused "count must be 1 to 10000000, not '-5'" -c -5
+	usage_refused "count must be 1 to 10000000, not '10000001'" -c 10000001
+	usage_refused "count must be 1 to 10000000, not '99999999999999999999999'" \
+		-c 99999999999999999999999
+}
+
+test_size_out_of_range() {
+	usage_refused "size must be 1 to 16777216 bytes, not '0'" -s 0
+	usage_refused "size must be 1 to 16777216 bytes, not '-1'" -s -1
+	usage_refused "size must be 1 to 16777216 bytes, not '16777217'" \
+		-s 16777217
+	usage_refused "size must be 1 to 16777216 bytes, not '1k'" -s 1k
+}
+
+test_bad_port() {
+	usage_refused "port must be 1 to 65535, not '70000'" -p 70000
+	usage_refused "port must be 1 to 65535, not 'http'" -p http
+}
+
+test_client_needs_an_address() {
+	local stage
+
+	for stage in $STAGES; do
+		refused 2 "^client: the server's address is required" \
+			"$KIT/$stage/client"
+	done
+}
+
+test_unresolvable_server_name() {
+	local stage
+
+	for stage in $STAGES; do
+		refused 1 "^client: cannot resolve 'no-such-host.invalid'" \
+			"$KIT/$stage/client" -a no-such-host.invalid
+		refused 1 "^server: cannot resolve 'no-such-host.invalid'" \
+			"$KIT/$stage/server" -a no-such-host.invalid
+	done
+}
+
+test_address_without_rdma_device() {
+	require_rdma || return
+	local stage
+
+	# No rxe sits on lo, so 127.0.0.1 reaches no RDMA device.
+	for stage in $STAGES; do
+		refused 1 "^client: .*127\\.0\\.0\\.1" \
+			"$KIT/$stage/client" -a 127.0.0.1 -p "$PORT"
+	done
+}
+
+test_server_address_without_rdma_device() {
+	require_rdma || return
+	local stage
+
+	# 192.0.2.99 is on no interface of this machine: nothing to bind to.
+	for stage in $STAGES; do
+		refused 1 "^server: rdma_bind_addr 192\\.0\\.2\\.99:$PORT: " \
+			"$KIT/$stage/server" -a 192.0.2.99 -p "$PORT"
+	done
+}
+
+test_no_server_listening() {
+	require_rdma || return
+	local stage
+
+	for stage in $STAGES; do
+		refused 1 "^client: no server listens at $ADDR:$PORT\$" \
+			"$KIT/$stage/client" -a "$ADDR" -p "$PORT"
+	done
+}
+
+. shunit2

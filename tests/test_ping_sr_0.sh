@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# ping-sr-0: a verified send/recv ping-pong over the real RDMA device.
+. "$(dirname "$0")/lib.sh"
+
+# ping_pong_verified COUNT SIZE: both sides end well and agree on counts.
+ping_pong_verified() {
+	require_rdma || return
+	ping_pong ping-sr-0 -v -c "$1" -s "$2"
+	assert_output "$WORK/client.out" \
+		"^client: $1 round trips of $2 bytes in [0-9.]+ s\$"
+	assert_output "$WORK/server.out" \
+		"^server: $1 round trips of $2 bytes in [0-9.]+ s\$"
+}
+
+test_one_byte_once() {
+	ping_pong_verified 1 1
+}
+
+test_64_bytes_2000_times() {
+	ping_pong_verified 2000 64
+}
+
+test_4_kib_500_times() {
+	ping_pong_verified 500 4096
+}
+
+test_64_kib_100_times() {
+	ping_pong_verified 100 65536
+}
+
+test_1_mib_20_times() {
+	ping_pong_verified 20 1048576
+}
+
+test_4_mib_5_times() {
+	ping_pong_verified 5 4194304
+}
+
+test_statistics() {
+	require_rdma || return
+	ping_pong ping-sr-0 -x -c 300 -s 256
+	local out=$WORK/client.out number='[0-9]+\.[0-9]+'
+
+	assert_output "$out" "^client: latency us: min $number median $number mean $number max $number p99 $number p99\\.9 $number\$"
+	assert_output "$out" "^client: rate: $number round trips/s, $number MB/s, $number Gb/s\$"
+	assert_output "$out" "^client: cpu: user $number s, system $number s, utilization $number%, $number us per round trip\$"
+	assert_output "$out" "^client: busy polling: [0-9]+ ibv_poll_cq calls"
+	assert_output "$WORK/server.out" "^server: latency us: min"
+	# The percentiles are in order.
+	read -r min median max p99 <<<"$(sed -n \
+		's/^client: latency us: min \([^ ]*\) median \([^ ]*\) mean [^ ]* max \([^ ]*\) p99 \([^ ]*\) .*/\1 \2 \3 \4/p' "$out")"
+	assertTrue "min $min <= median $median <= p99 $p99 <= max $max" \
+		"awk 'BEGIN { exit !($min <= $median && $median <= $p99 && $p99 <= $max && $min > 0) }'"
+}
+
+test_trace_names_each_verb() {
+	require_rdma || return
+	ping_pong ping-sr-0 -t -c 2
+	for verb in rdma_create_id rdma_resolve_addr rdma_resolve_route \
+		ibv_alloc_pd ibv_create_cq rdma_create_qp ibv_reg_mr \
+		ibv_post_recv rdma_connect ibv_post_send rdma_disconnect \
+		ibv_dereg_mr ibv_destroy_cq ibv_dealloc_pd rdma_destroy_id; do
+		assert_output "$WORK/client.out" "^client: $verb"
+	done
+	for verb in rdma_bind_addr rdma_listen rdma_get_request rdma_accept; do
+		assert_output "$WORK/server.out" "^server: $verb"
+	done
+}
+
+. shunit2

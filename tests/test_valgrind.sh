@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Valgrind memcheck: every client and server runs with 0 errors and no
+# bytes definitely or indirectly lost, on success and on failure paths.
+. "$(dirname "$0")/lib.sh"
+
+STAGES=${OUR_STAGES:-ping-sr-0}
+# valgrind is slow in the emulated lab: allow it time.
+LIMIT=${OUR_VALGRIND_LIMIT:-300}
+
+# valgrind_clean FILE: valgrind printed no error and exited 0.
+assert_valgrind_clean() {
+	if grep -q '^==[0-9]*== ' "$1"; then
+		fail "valgrind reported: $(grep '^==[0-9]*== ' "$1" | head -n 40)"
+	fi
+}
+
+test_ping_pong_under_valgrind() {
+	require_rdma || return
+	local stage
+
+	for stage in $STAGES; do
+		OUR_UNDER_VALGRIND=1 ping_pong "$stage" -v -x -c 20 -s 1000
+		assert_valgrind_clean "$WORK/client.out"
+		assert_valgrind_clean "$WORK/server.out"
+		PORT=$((PORT + 1))
+	done
+}
+
+test_failures_under_valgrind() {
+	require_rdma || return
+	local stage
+
+	for stage in $STAGES; do
+		# No server listens: the client unwinds what it set up.
+		OUR_UNDER_VALGRIND=1 run_client "$stage" -c 5
+		assertEquals "no server: exit status" 1 "$CLIENT_STATUS"
+		assert_output "$WORK/client.out" "no server listens"
+		assert_valgrind_clean "$WORK/client.out"
+		# A name that does not resolve.
+		run_program "${VALGRIND[@]}" "$KIT/$stage/client" \
+			-a no-such-host.invalid
+		assertEquals "bad name: exit status" 1 "$STATUS"
+		assert_valgrind_clean "$WORK/program.out"
+		# Bad usage.
+		run_program "${VALGRIND[@]}" "$KIT/$stage/server" -c 0
+		assertEquals "bad usage: exit status" 2 "$STATUS"
+		assert_valgrind_clean "$WORK/program.out"
+	done
+}
+
+test_devices_under_valgrind() {
+	require_rdma || return
+	run_program "${VALGRIND[@]}" "$KIT/devices/devices"
+	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
+	assert_valgrind_clean "$WORK/program.out"
+}
+
+. shunit2
