@@ -119,7 +119,7 @@ void our_print_report(const struct our_control *control, const char *unit)
 
 	printf("%s: %" PRIu64 " %ss of %u bytes in %.6f s\n", our_program_name,
 	       stats->transfers, unit, control->size, elapsed);
-	if (!control->options->statistics)
+	if (!control->options->statistics || stats->transfers == 0)
 		return;
 	if (elapsed <= 0)
 		elapsed = 1e-9;
