@@ -33,8 +33,10 @@ int our_await_cm_event(struct our_control *control, int ret,
 	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
 		/* The verb failed either at once, leaving the last step's
 		 * event in place, or with an error event: explain that. */
-		if (event && event->status)
+		if (event && event->status) {
+			our_keep_private_data(control, event);
 			our_explain_cm_event(control, event, expected);
+		}
 		else if (errno == ENODEV)
 			our_explain_no_device(control);
 		return -1;

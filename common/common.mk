@@ -29,7 +29,7 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 
 ALL_SOURCES := $(foreach p,$(PROGRAMS),$($(p)_SOURCES))
-VPATH := $(COMMON) $(sort $(dir $(ALL_SOURCES)))
+vpath %.c $(COMMON) $(sort $(dir $(ALL_SOURCES)))
 COMMON_OBJECTS := $(patsubst %,$(BUILD)/%.o,$(SHARED) $(PIECES))
 
 .PHONY: all clean install

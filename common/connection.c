@@ -111,8 +111,11 @@ void our_explain_cm_event(const struct our_control *control,
 		if (event->status == OUR_REJ_INVALID_SERVICE_ID ||
 		    event->status == -ECONNREFUSED)
 			our_error("no server listens at %s", peer);
+		else if (event->status == OUR_REJ_CONSUMER_DEFINED)
+			our_error("the server at %s rejected the connection",
+				  peer);
 		else
-			our_error("%s rejected the connection (reason %d)",
+			our_error("%s rejected the connection (CM reason %d)",
 				  peer, event->status);
 		our_explain_rejection(control);
 		break;
@@ -268,14 +271,19 @@ void our_unsetup_listener(struct our_listener *listener)
 int our_get_request(struct our_listener *listener,
 		    struct our_control *control)
 {
-	if (our_await_request(listener, control))
-		return -1;
-	name_address(rdma_get_peer_addr(control->cm_id), control->peer_name,
-		     sizeof(control->peer_name));
-	our_trace(1, "connection request from %s with %u bytes of private "
-		     "data",
-		  control->peer_name, control->peer_data_len);
-	return 0;
+	for (;;) {
+		if (our_await_request(listener, control))
+			return -1;
+		name_address(rdma_get_peer_addr(control->cm_id),
+			     control->peer_name, sizeof(control->peer_name));
+		our_trace(1, "connection request from %s with %u bytes of "
+			     "private data",
+			  control->peer_name, control->peer_data_len);
+		if (our_adopt_private_data(control) == 0)
+			return 0;
+		/* Refused: the listener waits for the next client. */
+		our_destroy_id(control);
+	}
 }
 
 int our_accept(struct our_control *control)

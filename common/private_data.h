@@ -5,11 +5,47 @@
  * Each stage links exactly one piece that implements this header:
  *   private_none.c  nothing: each side runs with its own options
  *                   (ping-sr-0)
+ *   private_data.c  the client sends count, size and buffers; the agent
+ *                   checks them and adopts them (ping-sr-1 on)
  */
 #ifndef OUR_PRIVATE_DATA_H
 #define OUR_PRIVATE_DATA_H
 
+#include <stdint.h>
 #include "control.h"
+
+#define OUR_PRIVATE_MAGIC 0x4f55524bu /* "OURK" */
+#define OUR_PRIVATE_VERSION 1
+
+/*
+ * What the client sends with rdma_connect: fixed-size fields, in network
+ * byte order, 20 bytes of the 56 that InfiniBand allows.
+ */
+struct our_private_data {
+	uint32_t magic;   /* OUR_PRIVATE_MAGIC */
+	uint8_t version;  /* OUR_PRIVATE_VERSION */
+	uint8_t length;   /* bytes filled in by the sender */
+	uint16_t unused;  /* zero */
+	uint32_t count;   /* round trips or messages */
+	uint32_t size;    /* bytes per message */
+	uint32_t buffers; /* messages in flight */
+};
+
+/* Why the agent refused a connection: sent back with rdma_reject. */
+enum our_refusal_reason {
+	OUR_REFUSED_SHORT = 1,
+	OUR_REFUSED_MAGIC,
+	OUR_REFUSED_VERSION,
+	OUR_REFUSED_COUNT,
+	OUR_REFUSED_SIZE,
+	OUR_REFUSED_BUFFERS,
+};
+
+struct our_refusal {
+	uint32_t magic;  /* OUR_PRIVATE_MAGIC, so the client knows it is ours */
+	uint8_t reason;  /* enum our_refusal_reason */
+	uint8_t unused[3];
+};
 
 /* Client: point param at the private data to send with rdma_connect. */
 void our_fill_private_data(struct our_control *control,

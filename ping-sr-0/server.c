@@ -12,7 +12,6 @@
 #include "connection.h"
 #include "ping.h"
 #include "posting.h"
-#include "private_data.h"
 #include "queue_pair.h"
 
 static const struct our_program program = {
@@ -37,12 +36,10 @@ int main(int argc, char *argv[])
 
 	if (our_setup_listener(&listener, &options))
 		return EXIT_FAILURE;
+	/* The agent runs what the client asked for, where the stage lets
+	 * the client say; a client whose request is refused is rejected. */
 	if (our_get_request(&listener, &control))
 		goto out_unsetup_listener;
-	/* The agent runs what the client asked for, where the stage lets
-	 * the client say. */
-	if (our_adopt_private_data(&control))
-		goto out_destroy_id;
 	if (our_setup_stats(&control.stats, control.count, options.statistics))
 		goto out_destroy_id;
 	if (our_setup_qp(&control))

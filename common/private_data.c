@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/*
+ * private_data.c - the client sends its count, size and buffers as
+ * connection private data; the agent checks them and adopts them, or
+ * rejects the connection saying why.
+ *
+ * Private data is small (56 bytes from rdma_connect on InfiniBand) and the
+ * receiver may see the whole area, padded with zeros, whatever length was
+ * sent: so the message carries its own magic, version and length.
+ */
+#include <arpa/inet.h>
+#include <assert.h>
+#include <string.h>
+
+#include "connection.h"
+#include "private_data.h"
+#include "report.h"
+
+static_assert(sizeof(struct our_private_data) <= 56,
+	      "private data must fit what rdma_connect carries on InfiniBand");
+
+/* A reason for a rejection, in words. */
+static const char *reason_text(uint8_t reason)
+{
+	switch (reason) {
+	case OUR_REFUSED_SHORT:
+		return "its private data is too short";
+	case OUR_REFUSED_MAGIC:
+		return "its private data does not start with the kit's magic";
+	case OUR_REFUSED_VERSION:
+		return "its private data has a version we do not know";
+	case OUR_REFUSED_COUNT:
+		return "the count is out of range";
+	case OUR_REFUSED_SIZE:
+		return "the size is out of range";
+	case OUR_REFUSED_BUFFERS:
+		return "the buffer count is out of range";
+	default:
+		return "a reason we do not know";
+	}
+}
+
+void our_fill_private_data(struct our_control *control,
+			   struct rdma_conn_param *param)
+{
+	static struct our_private_data data;
+
+	data = (struct our_private_data){
+		.magic = htonl(OUR_PRIVATE_MAGIC),
+		.version = OUR_PRIVATE_VERSION,
+		.length = sizeof(data),
+		.count = htonl(control->count),
+		.size = htonl(control->size),
+		.buffers = htonl(control->buffers),
+	};
+	param->private_data = &data;
+	param->private_data_len = sizeof(data);
+	our_trace(1, "private data: count %u, size %u, buffers %u",
+		  control->count, control->size, control->buffers);
+}
+
+/* Check what the client sent; 0 when acceptable, or a refusal reason. */
+static uint8_t check_private_data(const struct our_control *control,
+				  struct our_private_data *data)
+{
+	if (control->peer_data_len < sizeof(*data))
+		return OUR_REFUSED_SHORT;
+	memcpy(data, control->peer_data, sizeof(*data));
+	if (ntohl(data->magic) != OUR_PRIVATE_MAGIC)
+		return OUR_REFUSED_MAGIC;
+	if (data->version != OUR_PRIVATE_VERSION)
+		return OUR_REFUSED_VERSION;
+	if (data->length < sizeof(*data))
+		return OUR_REFUSED_SHORT;
+	data->count = ntohl(data->count);
+	data->size = ntohl(data->size);
+	data->buffers = ntohl(data->buffers);
+	if (data->count < 1 || data->count > OUR_MAX_COUNT)
+		return OUR_REFUSED_COUNT;
+	if (data->size < 1 || data->size > OUR_MAX_SIZE)
+		return OUR_REFUSED_SIZE;
+	if (data->buffers < 1 || data->buffers > OUR_MAX_BUFFERS)
+		return OUR_REFUSED_BUFFERS;
+	return 0;
+}
+
+int our_adopt_private_data(struct our_control *control)
+{
+	struct our_private_data data;
+	struct our_refusal refusal = { .magic = htonl(OUR_PRIVATE_MAGIC) };
+
+	refusal.reason = check_private_data(control, &data);
+	if (refusal.reason) {
+		our_error("refusing %s: %s", control->peer_name,
+			  reason_text(refusal.reason));
+		our_reject(control, &refusal, sizeof(refusal));
+		return -1;
+	}
+	/* Checked against our limits before anything is allocated. */
+	control->count = data.count;
+	control->size = data.size;
+	control->buffers = data.buffers;
+	our_trace(1, "adopting the client's count %u, size %u, buffers %u",
+		  data.count, data.size, data.buffers);
+	return 0;
+}
+
+void our_explain_rejection(const struct our_control *control)
+{
+	struct our_refusal refusal;
+
+	if (control->peer_data_len < sizeof(refusal))
+		return;
+	memcpy(&refusal, control->peer_data, sizeof(refusal));
+	if (ntohl(refusal.magic) != OUR_PRIVATE_MAGIC)
+		return;
+	our_error("the server refused us: %s", reason_text(refusal.reason));
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Private-data validation: short, garbled, wrong-magic and out-of-range
+# private data is refused with its reason; the server says why, survives,
+# serves a good client next, and stays valgrind-clean throughout.
+. "$(dirname "$0")/lib.sh"
+
+# The stages whose agent adopts the client's private data.
+STAGES=${OUR_PDATA_STAGES:-ping-sr-1}
+LIMIT=${OUR_VALGRIND_LIMIT:-300}
+
+# case  what the client prints  what the server prints
+CASES="short|its private data is too short
+garbled|its private data does not start with the kit's magic
+magic|its private data does not start with the kit's magic
+version|its private data has a version we do not know
+length|its private data is too short
+count|the count is out of range
+size|the size is out of range
+oversize|the size is out of range
+buffers|the buffer count is out of range"
+
+refuses_bad_private_data() {
+	local stage=$1 name reason status
+
+	OUR_UNDER_VALGRIND=1 start_server "$stage" || return
+	while IFS='|' read -r name reason; do
+		timeout 60 "$KIT/tests/pdata-client" "$ADDR" "$PORT" "$name" \
+			>"$WORK/pdata.out" 2>&1
+		status=$?
+		assertEquals "$stage, $name: status; $(cat "$WORK/pdata.out")" \
+			3 "$status"
+		assert_output "$WORK/pdata.out" \
+			"^pdata-client: the server refused us: $reason\$"
+		assert_output "$WORK/server.out" "^server: refusing .*: $reason\$"
+	done <<<"$CASES"
+	# Still there, and still serving: a good client is accepted.
+	run_client "$stage" -c 5 -s 100 -v
+	wait_server
+	assertEquals "$stage: good client; $(cat "$WORK/client.out")" \
+		0 "$CLIENT_STATUS"
+	assertEquals "$stage: server; $(cat "$WORK/server.out")" \
+		0 "$SERVER_STATUS"
+	if grep -q '^==[0-9]*== ' "$WORK/server.out"; then
+		fail "valgrind: $(grep '^==[0-9]*== ' "$WORK/server.out" | head -n 30)"
+	fi
+}
+
+test_servers_refuse_bad_private_data() {
+	require_rdma || return
+	local stage
+
+	for stage in $STAGES; do
+		refuses_bad_private_data "$stage"
+		PORT=$((PORT + 1))
+	done
+}
+
+. shunit2
