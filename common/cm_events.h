@@ -15,9 +15,11 @@
 #include "control.h"
 
 /*
- * Prepare control (or a listener) to receive CM events; called before the
- * first id is created. Returns 0, or -1 (reported). Undo with
- * our_unsetup_cm_events().
+ * Prepare *channel to receive CM events for a client or a listener;
+ * called before the id is created. Returns 0, or -1 (reported). Undo
+ * with our_unsetup_cm_events(), after the id is destroyed; the undo does
+ * nothing when *channel was never set up, so an agent whose piece gave it
+ * a channel of its own (in our_await_request) is undone the same way.
  */
 int our_setup_cm_events(struct rdma_event_channel **channel);
 void our_unsetup_cm_events(struct rdma_event_channel **channel);

@@ -283,6 +283,7 @@ int our_get_request(struct our_listener *listener,
 			return 0;
 		/* Refused: the listener waits for the next client. */
 		our_destroy_id(control);
+		our_unsetup_cm_events(&control->cm_channel);
 	}
 }
 

@@ -67,6 +67,8 @@ out_unsetup_stats:
 	our_unsetup_stats(&control.stats);
 out_destroy_id:
 	our_destroy_id(&control);
+	/* The agent's own event channel, where the stage gives it one. */
+	our_unsetup_cm_events(&control.cm_channel);
 out_unsetup_listener:
 	our_unsetup_listener(&listener);
 	return status;
