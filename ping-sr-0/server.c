@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "buffers.h"
+#include "cm_events.h"
 #include "connection.h"
 #include "ping.h"
 #include "posting.h"
