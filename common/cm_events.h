@@ -15,6 +15,13 @@
 #include "control.h"
 
 /*
+ * A disconnect travels on its own path and can overtake completions that
+ * are already on their way: after one is seen, completions still get this
+ * long to arrive before the wait ends with an error.
+ */
+#define OUR_DISCONNECT_GRACE_MS 500
+
+/*
  * Prepare *channel to receive CM events for a client or a listener;
  * called before the id is created. Returns 0, or -1 (reported). Undo
  * with our_unsetup_cm_events(), after the id is destroyed; the undo does

@@ -39,6 +39,7 @@ void our_stop_completions(struct our_control *control)
 
 int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 {
+	uint64_t give_up = 0;
 	int found;
 
 	for (;;) {
@@ -52,7 +53,13 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 			return -1;
 		}
 		control->counters.empty_polls++;
-		if (our_peer_disconnected(control)) {
+		if (!our_peer_disconnected(control))
+			continue;
+		/* Completions on their way get a grace period. */
+		if (!give_up)
+			give_up = our_now_ns() +
+				  OUR_DISCONNECT_GRACE_MS * 1000000ull;
+		if (our_now_ns() > give_up) {
 			our_error("%s disconnected while we waited for a "
 				  "completion",
 				  control->peer_name);

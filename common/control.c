@@ -15,4 +15,6 @@ void our_init_control(struct our_control *control,
 	control->size = options->size;
 	control->buffers = 1;
 	atomic_init(&control->disconnected, false);
+	atomic_init(&control->cm_thread_stop, false);
+	atomic_init(&control->last_cm_event, -1);
 }

@@ -9,6 +9,7 @@
 #ifndef OUR_CONTROL_H
 #define OUR_CONTROL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -56,6 +57,11 @@ struct our_control {
 	char peer_data[OUR_PEER_DATA_MAX]; /* private data of the last event */
 	uint8_t peer_data_len;
 	atomic_bool disconnected; /* set when a disconnect is seen */
+	/* The CM event thread, for the pieces that have one. */
+	pthread_t cm_thread;
+	bool cm_thread_started;
+	atomic_bool cm_thread_stop;
+	atomic_int last_cm_event; /* enum rdma_cm_event_type, or -1 */
 
 	/* The queue pair and what it needs. */
 	struct ibv_pd *pd;

@@ -2,6 +2,8 @@
 /*
  * posting.c - handing work requests to the queue pair.
  */
+#include <arpa/inet.h>
+
 #include "buffers.h"
 #include "posting.h"
 #include "report.h"
@@ -86,6 +88,14 @@ int our_check_wc(const struct our_control *control, const struct ibv_wc *wc)
 		  wc->byte_len);
 	if (wc->status == IBV_WC_SUCCESS)
 		return 0;
+	/* Work flushed because the peer went away: say that, plainly. */
+	if (wc->status == IBV_WC_WR_FLUSH_ERR &&
+	    atomic_load(&control->disconnected)) {
+		our_error("%s disconnected while we waited for a completion "
+			  "(our %s was flushed)",
+			  control->peer_name, what);
+		return -1;
+	}
 	our_report_wc(wc, what);
 	/* A message longer than the receive buffer fails both ends; the
 	 * status each side sees varies with the device. */
@@ -106,4 +116,65 @@ int our_check_wc(const struct our_control *control, const struct ibv_wc *wc)
 		our_error("%s had no receive posted for our message",
 			  control->peer_name);
 	return -1;
+}
+
+int our_post_recv_empty(struct our_control *control, uint32_t slot)
+{
+	struct ibv_recv_wr wr = {
+		.wr_id = our_wr_id(OUR_WR_RECV, slot),
+		.sg_list = NULL,
+		.num_sge = 0,
+	};
+	struct ibv_recv_wr *bad_wr;
+	int ret;
+
+	/* The adapter will take the next message that arrives here; it may
+	 * carry immediate data but no bytes. */
+	ret = ibv_post_recv(control->qp, &wr, &bad_wr);
+	if (our_verb_failed(ret, "ibv_post_recv slot %u, no buffer", slot))
+		return -1;
+	return 0;
+}
+
+int our_post_send_imm_run(struct our_control *control, uint32_t first_slot,
+			  uint32_t n, uint32_t length, uint32_t first_imm)
+{
+	struct ibv_sge sges[OUR_MAX_BUFFERS];
+	struct ibv_send_wr wrs[OUR_MAX_BUFFERS];
+	struct ibv_send_wr *bad_wr;
+	int ret;
+
+	if (n < 1 || n > OUR_MAX_BUFFERS) {
+		our_error("cannot post %u sends in one call: 1 to %u", n,
+			  OUR_MAX_BUFFERS);
+		return -1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t slot = (first_slot + i) % control->send.slots;
+
+		sges[i] = our_sge(&control->send, slot, length);
+		wrs[i] = (struct ibv_send_wr){
+			.wr_id = our_wr_id(OUR_WR_SEND, slot),
+			.next = i + 1 < n ? &wrs[i + 1] : NULL,
+			/* A message of no bytes needs no buffer at all. */
+			.sg_list = length ? &sges[i] : NULL,
+			.num_sge = length ? 1 : 0,
+			.opcode = IBV_WR_SEND_WITH_IMM,
+			.send_flags = IBV_SEND_SIGNALED,
+			.imm_data = htonl(first_imm + i),
+		};
+	}
+
+	/* The adapter takes the whole chain at once and sends the messages
+	 * in order, each with its 32 bits of immediate data; a completion
+	 * says when each is done. */
+	ret = ibv_post_send(control->qp, wrs, &bad_wr);
+	control->counters.send_posts++;
+	control->counters.send_wrs += n;
+	if (our_verb_failed(ret, "ibv_post_send %u message%s from slot %u, "
+				 "%u bytes each, immediate data %u",
+			    n, n == 1 ? "" : "s", first_slot, length,
+			    first_imm))
+		return -1;
+	return 0;
 }

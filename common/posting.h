@@ -30,6 +30,22 @@ int our_post_send(struct our_control *control, uint32_t slot,
 		  uint32_t length);
 
 /*
+ * Post a receive with no buffer: it takes a message that carries only
+ * immediate data and no bytes. slot only names it in the work request id.
+ * Returns 0 or -1 (reported).
+ */
+int our_post_recv_empty(struct our_control *control, uint32_t slot);
+
+/*
+ * Post n signaled sends with immediate data, 1 to OUR_MAX_BUFFERS of
+ * them, chained in one ibv_post_send: message i sends length bytes (none
+ * when length is 0) from slot (first_slot + i) modulo the number of send
+ * slots, with immediate data first_imm + i. Returns 0 or -1 (reported).
+ */
+int our_post_send_imm_run(struct our_control *control, uint32_t first_slot,
+			  uint32_t n, uint32_t length, uint32_t first_imm);
+
+/*
  * Trace a work completion and, when its status is not success, report it
  * with a hint where the kit can guess the cause. Returns 0 for success.
  */

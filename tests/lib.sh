@@ -29,12 +29,14 @@ setUp() {
 	PORT=$((PORT + 1))
 	SKIPPED=
 	SERVER_PID=
+	CLIENT_PID=
 }
 
 tearDown() {
 	# shunit2 calls tearDown once more when a suite ends early.
 	[ -n "${_shunit_test_:-}" ] || return 0
 	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
+	[ -n "$CLIENT_PID" ] && kill "$CLIENT_PID" 2>/dev/null
 	wait 2>/dev/null
 	if [ -n "$SKIPPED" ]; then
 		record_result skip "$_shunit_test_"
@@ -112,6 +114,47 @@ run_client() {
 	timeout -k 5 "$LIMIT" "${wrapper[@]}" "$KIT/$stage/client" \
 		-a "$ADDR" -p "$PORT" "$@" >"$WORK/client.out" 2>&1
 	CLIENT_STATUS=$?
+}
+
+# start_client STAGE [ARGS...]: a client in the background against the
+# server on $PORT, output in $WORK/client.out; sets CLIENT_PID.
+start_client() {
+	local stage=$1
+	shift
+
+	timeout -k 5 "$LIMIT" "$KIT/$stage/client" -a "$ADDR" -p "$PORT" \
+		"$@" >"$WORK/client.out" 2>&1 &
+	CLIENT_PID=$!
+}
+
+# program_pid PID: the pid of the program that `timeout` (PID) runs.
+program_pid() {
+	local child deadline=$((SECONDS + 10))
+
+	while [ $SECONDS -lt $deadline ]; do
+		child=$(pgrep -P "$1" | head -n 1)
+		[ -n "$child" ] && { echo "$child"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# ends_within SECONDS PID: true when PID has ended within SECONDS
+# (tenths are checked).
+ends_within() {
+	local tenths=$(($1 * 10))
+
+	while [ $tenths -gt 0 ]; do
+		kill -0 "$2" 2>/dev/null || return 0
+		sleep 0.1
+		tenths=$((tenths - 1))
+	done
+	! kill -0 "$2" 2>/dev/null
+}
+
+# cpu_ticks PID: user plus system CPU time of PID so far, in clock ticks.
+cpu_ticks() {
+	awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 
 # run_program PATH [ARGS...]: run any program bounded in time, output in

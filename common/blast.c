@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+/*
+ * blast.c - a one-way stream of messages, with flow control by credits.
+ *
+ * The client posts as many messages as it has credits and free send
+ * slots, chained into one ibv_post_send; the agent re-posts each receive
+ * and returns the credits in batches. See blast.h for the protocol.
+ *
+ * The end needs no message of its own. The agent returns exactly one
+ * credit for each receive it posts after the first ones, and posts count
+ * receives in all; the client needs every one of those credits to send
+ * its last message. So once the client's last send has completed, every
+ * credit message has arrived at the client, and every message at the
+ * agent: neither side has anything left in flight, both can disconnect,
+ * and neither ever sees a flushed work request. The client's empty
+ * receives that are still posted are flushed by the disconnect, unpolled.
+ */
+#include <arpa/inet.h>
+
+#include "blast.h"
+#include "buffers.h"
+#include "completions.h"
+#include "posting.h"
+#include "report.h"
+
+/* What the client keeps track of while it streams. */
+struct blast {
+	uint32_t posted;    /* messages posted */
+	uint32_t completed; /* ... whose send has completed */
+	uint32_t credits;   /* messages the agent has receives for */
+	uint64_t returned;  /* credits the agent has returned so far */
+	uint64_t last_ns;   /* when the last send completed */
+};
+
+/* What the agent keeps track of while it takes the messages in. */
+struct drain {
+	uint32_t received;   /* messages arrived */
+	uint32_t posted;     /* receives posted, in all */
+	uint32_t unreturned; /* re-posted receives the client has no credit
+			      * for yet */
+	uint32_t sending;    /* credit messages whose send has not completed */
+	uint64_t last_ns;    /* when the last message arrived */
+};
+
+static uint32_t smaller(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The receives the agent posts before it accepts: the client's first
+ * credits. */
+static uint32_t first_receives(const struct our_control *control)
+{
+	return smaller(control->buffers, control->count);
+}
+
+/*
+ * How many credits the agent gathers before it returns them: half the
+ * buffers, so the client refills half its window while the other half is
+ * still in flight. One credit message then pays for that many messages.
+ */
+static uint32_t credit_batch(const struct our_control *control)
+{
+	return control->buffers / 2 ? control->buffers / 2 : 1;
+}
+
+/* Count one message of control->size bytes, timed from the last one. */
+static void count_message(struct our_control *control, uint64_t *last_ns)
+{
+	uint64_t now = our_now_ns();
+
+	our_count_transfer(&control->stats, control->size, now - *last_ns);
+	*last_ns = now;
+}
+
+int our_post_credit_receives(struct our_control *control)
+{
+	for (uint32_t slot = 0; slot < control->buffers; slot++) {
+		if (our_post_recv_empty(control, slot))
+			return -1;
+	}
+	return 0;
+}
+
+int our_post_message_receives(struct our_control *control)
+{
+	for (uint32_t slot = 0; slot < first_receives(control); slot++) {
+		if (our_post_recv(control, slot))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Client: post as many messages as we have credits and free send slots
+ * for, in one chain. The slots are used in turn: sends complete in the
+ * order they were posted, so the slot of message n is free once message
+ * n - buffers has completed.
+ */
+static int post_messages(struct our_control *control, struct blast *blast)
+{
+	uint32_t in_flight = blast->posted - blast->completed;
+	uint32_t first_slot = blast->posted % control->buffers;
+	uint32_t n = control->buffers - in_flight;
+
+	n = smaller(n, blast->credits);
+	n = smaller(n, control->count - blast->posted);
+	if (n == 0)
+		return 0;
+	if (control->options->verify) {
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t slot = (first_slot + i) % control->buffers;
+
+			our_fill_data(our_slot(&control->send, slot),
+				      control->size, blast->posted + i);
+		}
+	}
+	/* Each message carries its sequence number as immediate data. */
+	if (our_post_send_imm_run(control, first_slot, n, control->size,
+				  blast->posted))
+		return -1;
+	blast->posted += n;
+	blast->credits -= n;
+	return 0;
+}
+
+/* Client: a credit message arrived in the receive wc names. */
+static int take_credits(struct our_control *control, struct blast *blast,
+			const struct ibv_wc *wc)
+{
+	uint32_t credits;
+
+	if (!(wc->wc_flags & IBV_WC_WITH_IMM)) {
+		our_error("a message from %s carries no credits",
+			  control->peer_name);
+		return -1;
+	}
+	credits = ntohl(wc->imm_data);
+	if (credits > control->count - first_receives(control) -
+			      blast->returned) {
+		our_error("%s returned %u credits, more than its receives",
+			  control->peer_name, credits);
+		return -1;
+	}
+	our_trace(2, "%u credits from %s", credits, control->peer_name);
+	/* The receive goes up again before the credits are spent: the
+	 * credits that the messages they pay for earn back come into it. */
+	if (our_post_recv_empty(control, our_wr_slot(wc->wr_id)))
+		return -1;
+	blast->credits += credits;
+	blast->returned += credits;
+	control->counters.credits += credits;
+	return 0;
+}
+
+int our_blast(struct our_control *control)
+{
+	struct blast blast = {
+		.credits = first_receives(control),
+		.last_ns = our_now_ns(),
+	};
+	struct ibv_wc wc;
+
+	while (blast.completed < control->count) {
+		if (post_messages(control, &blast))
+			return -1;
+		if (our_await_completion(control, &wc))
+			return -1;
+		if (our_wr_kind(wc.wr_id) == OUR_WR_RECV) {
+			if (take_credits(control, &blast, &wc))
+				return -1;
+			continue;
+		}
+		/* A send completed: its slot is free again. */
+		blast.completed++;
+		count_message(control, &blast.last_ns);
+	}
+	return 0;
+}
+
+/* Agent: check message number, which arrived in the receive wc names. */
+static int check_message(const struct our_control *control,
+			 const struct ibv_wc *wc, uint32_t number)
+{
+	const char *data = our_slot(&control->recv, our_wr_slot(wc->wr_id));
+	uint32_t sequence;
+
+	if (wc->byte_len != control->size) {
+		our_error("message %u from %s has %u bytes, we expect %u",
+			  number, control->peer_name, wc->byte_len,
+			  control->size);
+		return -1;
+	}
+	if (!(wc->wc_flags & IBV_WC_WITH_IMM)) {
+		our_error("message %u from %s carries no sequence number",
+			  number, control->peer_name);
+		return -1;
+	}
+	if (!control->options->verify)
+		return 0;
+	sequence = ntohl(wc->imm_data);
+	if (sequence != number) {
+		our_error("message %u from %s is out of order: it carries "
+			  "sequence number %u",
+			  number, control->peer_name, sequence);
+		return -1;
+	}
+	if (!our_verify_data(data, control->size, sequence))
+		return -1;
+	return 0;
+}
+
+/* Agent: a message arrived in the receive wc names. */
+static int take_message(struct our_control *control, struct drain *drain,
+			const struct ibv_wc *wc)
+{
+	if (check_message(control, wc, drain->received))
+		return -1;
+	drain->received++;
+	count_message(control, &drain->last_ns);
+	if (drain->posted == control->count)
+		return 0;
+	/* The slot is free again: post it for a message still to come, and
+	 * owe the client a credit for it. */
+	if (our_post_recv(control, our_wr_slot(wc->wr_id)))
+		return -1;
+	drain->posted++;
+	drain->unreturned++;
+	return 0;
+}
+
+/*
+ * Agent: return the credits owed once there are a batch of them, or when
+ * they are the last; while the send queue has room for one more message.
+ */
+static int return_credits(struct our_control *control, struct drain *drain)
+{
+	bool last = drain->posted == control->count;
+
+	if (drain->unreturned == 0 || drain->sending == control->buffers)
+		return 0;
+	if (drain->unreturned < credit_batch(control) && !last)
+		return 0;
+	/* A message of no bytes: the immediate data is the whole of it. */
+	if (our_post_send_imm_run(control, 0, 1, 0, drain->unreturned))
+		return -1;
+	control->counters.credits += drain->unreturned;
+	drain->unreturned = 0;
+	drain->sending++;
+	return 0;
+}
+
+int our_drain(struct our_control *control)
+{
+	struct drain drain = {
+		.posted = first_receives(control),
+		.last_ns = our_now_ns(),
+	};
+	struct ibv_wc wc;
+
+	while (drain.received < control->count || drain.unreturned > 0 ||
+	       drain.sending > 0) {
+		if (our_await_completion(control, &wc))
+			return -1;
+		if (our_wr_kind(wc.wr_id) == OUR_WR_SEND)
+			drain.sending--;
+		else if (take_message(control, &drain, &wc))
+			return -1;
+		if (return_credits(control, &drain))
+			return -1;
+	}
+	return 0;
+}

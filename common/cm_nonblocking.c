@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cm_nonblocking.c - an event channel in O_NONBLOCK mode, watched with
+ * poll(): no thread besides main (ping-sr-4).
+ *
+ * The channel is a file descriptor like a socket's: poll() says when an
+ * event is waiting, and rdma_get_cm_event() never blocks, failing with
+ * EAGAIN when there is none. While the program waits for a completion,
+ * the same poll() watches this channel and the completion channel (see
+ * completions_poll.c), so a disconnect of the peer is seen at once.
+ *
+ * The agent's id is moved to a channel of its own, so that its poll()
+ * watches its own connection and nothing else of the listener's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+
+#include "cm_events.h"
+#include "connection.h"
+#include "report.h"
+
+/*
+ * The agent's own channel, made by our_await_request(). The server's
+ * main destroys the agent's id before it undoes the listener, so this
+ * channel is destroyed with the listener's (see our_unsetup_cm_events()),
+ * unless it was undone on its own first.
+ */
+static struct rdma_event_channel *agent_channel;
+
+int our_setup_cm_events(struct rdma_event_channel **channel)
+{
+	int flags;
+	int ret;
+
+	/* The CM queues the events of the ids we attach here for us. */
+	*channel = rdma_create_event_channel();
+	if (our_verb_null(*channel, "rdma_create_event_channel"))
+		return -1;
+
+	/* Reading the channel must never block: poll() does the waiting. */
+	flags = fcntl((*channel)->fd, F_GETFL);
+	ret = flags < 0 ? -1 : fcntl((*channel)->fd, F_SETFL,
+				     flags | O_NONBLOCK);
+	if (our_verb_failed(ret, "fcntl O_NONBLOCK CM channel fd %d",
+			    (*channel)->fd))
+		goto out_destroy_channel;
+	return 0;
+
+out_destroy_channel:
+	rdma_destroy_event_channel(*channel);
+	*channel = NULL;
+	return -1;
+}
+
+static void destroy_channel(struct rdma_event_channel **channel)
+{
+	/* Every id on the channel is destroyed by now: close it. */
+	rdma_destroy_event_channel(*channel);
+	our_trace(1, "rdma_destroy_event_channel");
+	*channel = NULL;
+}
+
+void our_unsetup_cm_events(struct rdma_event_channel **channel)
+{
+	if (!*channel)
+		return;
+	if (*channel == agent_channel)
+		agent_channel = NULL;
+	else if (agent_channel)
+		destroy_channel(&agent_channel);
+	destroy_channel(channel);
+}
+
+/*
+ * Take the next event off channel, sleeping in poll() while there is
+ * none. Returns 0 with *event to acknowledge, or -1 (reported).
+ */
+static int get_event(struct rdma_event_channel *channel,
+		     struct rdma_cm_event **event)
+{
+	struct pollfd channel_fd = { .fd = channel->fd, .events = POLLIN };
+	int ret;
+
+	for (;;) {
+		/* The CM hands us the oldest event queued on the channel. */
+		ret = rdma_get_cm_event(channel, event);
+		if (ret == 0)
+			break;
+		if (errno != EAGAIN) {
+			our_verb_failed(ret, "rdma_get_cm_event");
+			return -1;
+		}
+		/* Nothing yet: sleep until the channel's fd is readable. */
+		ret = poll(&channel_fd, 1, -1);
+		if (ret < 0 && errno != EINTR) {
+			our_error("poll CM channel: %s", strerror(errno));
+			return -1;
+		}
+	}
+	our_trace(1, "rdma_get_cm_event -> %s, status %d",
+		  rdma_event_str((*event)->event), (*event)->status);
+	return 0;
+}
+
+/* Give event back to the CM; its private data is gone after this. */
+static void ack_event(struct rdma_cm_event *event)
+{
+	int ret = rdma_ack_cm_event(event);
+
+	our_verb_failed(ret, "rdma_ack_cm_event");
+}
+
+int our_await_cm_event(struct our_control *control, int ret,
+		       enum rdma_cm_event_type expected, const char *verb)
+{
+	struct rdma_cm_event *event;
+	int status = 0;
+
+	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
+		if (errno == ENODEV)
+			our_explain_no_device(control);
+		return -1;
+	}
+	/* The peer's disconnect may already have been taken off the
+	 * channel while we waited for a completion. */
+	if (expected == RDMA_CM_EVENT_DISCONNECTED &&
+	    atomic_load(&control->disconnected))
+		return 0;
+	if (get_event(control->cm_channel, &event))
+		return -1;
+	/* Kept before the event goes back: a rejection's reason is there. */
+	our_keep_private_data(control, event);
+	if (event->event != expected || event->status) {
+		our_explain_cm_event(control, event, expected);
+		status = -1;
+	} else if (expected == RDMA_CM_EVENT_DISCONNECTED) {
+		atomic_store(&control->disconnected, true);
+	}
+	ack_event(event);
+	return status;
+}
+
+/*
+ * Move the agent's id from the listener's channel to one of its own,
+ * made once and reused for the next request if this one is refused.
+ * Returns 0, or -1 (reported).
+ */
+static int give_own_channel(struct our_control *control)
+{
+	int ret;
+
+	if (!control->cm_channel) {
+		if (our_setup_cm_events(&control->cm_channel))
+			return -1;
+		agent_channel = control->cm_channel;
+	}
+	/* The CM delivers this id's events on the new channel from now on. */
+	ret = rdma_migrate_id(control->cm_id, control->cm_channel);
+	if (our_verb_failed(ret, "rdma_migrate_id"))
+		return -1;
+	return 0;
+}
+
+int our_await_request(struct our_listener *listener,
+		      struct our_control *control)
+{
+	struct rdma_cm_event *event;
+
+	if (get_event(listener->cm_channel, &event))
+		return -1;
+	if (event->event != RDMA_CM_EVENT_CONNECT_REQUEST) {
+		our_explain_cm_event(control, event,
+				     RDMA_CM_EVENT_CONNECT_REQUEST);
+		ack_event(event);
+		return -1;
+	}
+	/* A request comes with a new id: the client's end of the talk. */
+	control->cm_id = event->id;
+	control->cm_id->context = control;
+	our_keep_private_data(control, event);
+	/* Acknowledged first: an id with events unacknowledged cannot move. */
+	ack_event(event);
+	if (give_own_channel(control))
+		goto out_destroy_id;
+	return 0;
+
+out_destroy_id:
+	our_destroy_id(control);
+	return -1;
+}
+
+int our_watch_connection(struct our_control *control)
+{
+	(void)control; /* nothing to start: poll() watches the channel */
+	return 0;
+}
+
+void our_unwatch_connection(struct our_control *control)
+{
+	(void)control;
+}
+
+bool our_peer_disconnected(struct our_control *control)
+{
+	struct rdma_cm_event *event;
+	int ret;
+
+	while (!atomic_load(&control->disconnected)) {
+		/* Take an event if one is waiting; the channel never blocks. */
+		ret = rdma_get_cm_event(control->cm_channel, &event);
+		if (ret && errno == EAGAIN)
+			break;
+		if (our_verb_failed(ret, "rdma_get_cm_event %s",
+				    control->peer_name)) {
+			/* Unable to watch the connection, do not wait blind. */
+			atomic_store(&control->disconnected, true);
+			break;
+		}
+		our_trace(1, "rdma_get_cm_event -> %s, status %d",
+			  rdma_event_str(event->event), event->status);
+		if (event->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
+			our_explain_cm_event(control, event,
+					     RDMA_CM_EVENT_DISCONNECTED);
+		if (event->event == RDMA_CM_EVENT_DISCONNECTED ||
+		    event->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
+			atomic_store(&control->disconnected, true);
+		ack_event(event);
+	}
+	return atomic_load(&control->disconnected);
+}

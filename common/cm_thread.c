@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cm_thread.c - an explicit event channel, and a thread that watches it
+ * once the connection is up.
+ *
+ * During set-up the program waits for each CM event on its channel in
+ * turn. Once connected, a thread takes every event that arrives and
+ * records the latest; when it sees the peer disconnect it sets
+ * control->disconnected, which the completion loop checks while it
+ * waits. A disconnect can overtake completions already on their way, so
+ * the thread then gives them OUR_DISCONNECT_GRACE_MS before it moves the
+ * queue pair to the error state: work still posted is flushed, and a
+ * waiter blocked on a completion channel wakes up (ping-sr-2, ping-sr-3,
+ * blast-sr-2).
+ */
+#include <errno.h>
+#include <poll.h>
+
+#include "cm_events.h"
+#include "connection.h"
+#include "report.h"
+
+/* How often the thread looks up from its channel to see if it must stop. */
+#define OUR_WATCH_INTERVAL_MS 100
+/* How long our own disconnect may take to be confirmed. */
+#define OUR_DISCONNECT_WAIT_MS 3000
+
+int our_setup_cm_events(struct rdma_event_channel **channel)
+{
+	/* The CM reports the events of our ids on this channel's fd. */
+	*channel = rdma_create_event_channel();
+	if (our_verb_null(*channel, "rdma_create_event_channel"))
+		return -1;
+	return 0;
+}
+
+void our_unsetup_cm_events(struct rdma_event_channel **channel)
+{
+	if (!*channel)
+		return;
+	rdma_destroy_event_channel(*channel);
+	our_trace(1, "rdma_destroy_event_channel");
+	*channel = NULL;
+}
+
+/*
+ * Take the next event from channel; it must be expected, and is then
+ * returned in *event, still to be acknowledged. Otherwise it is explained,
+ * acknowledged, and -1 returned.
+ */
+static int get_event(struct our_control *control,
+		     struct rdma_event_channel *channel,
+		     enum rdma_cm_event_type expected,
+		     struct rdma_cm_event **event)
+{
+	int ret;
+
+	/* Block until the CM has an event for one of the channel's ids. */
+	ret = rdma_get_cm_event(channel, event);
+	if (our_verb_failed(ret, "rdma_get_cm_event"))
+		return -1;
+	our_trace(1, "rdma_get_cm_event -> %s (status %d)",
+		  rdma_event_str((*event)->event), (*event)->status);
+	our_keep_private_data(control, *event);
+	if ((*event)->event == expected && (*event)->status == 0)
+		return 0;
+	our_explain_cm_event(control, *event, expected);
+	rdma_ack_cm_event(*event);
+	return -1;
+}
+
+int our_await_cm_event(struct our_control *control, int ret,
+		       enum rdma_cm_event_type expected, const char *verb)
+{
+	struct rdma_cm_event *event;
+
+	if (expected == RDMA_CM_EVENT_DISCONNECTED &&
+	    control->cm_thread_started) {
+		/* The thread takes the event and ends on it. */
+		if (ret && !atomic_load(&control->disconnected))
+			our_verb_failed(ret, "%s %s", verb, control->peer_name);
+		for (int waited = 0; waited < OUR_DISCONNECT_WAIT_MS &&
+				     !atomic_load(&control->disconnected);
+		     waited += 10)
+			poll(NULL, 0, 10);
+		our_unwatch_connection(control);
+		return 0;
+	}
+	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
+		if (errno == ENODEV)
+			our_explain_no_device(control);
+		return -1;
+	}
+	if (get_event(control, control->cm_channel, expected, &event))
+		return -1;
+	/* Each event is acknowledged once we are done with it. */
+	rdma_ack_cm_event(event);
+	return 0;
+}
+
+int our_await_request(struct our_listener *listener,
+		      struct our_control *control)
+{
+	struct rdma_cm_event *event;
+	int ret;
+
+	if (get_event(control, listener->cm_channel,
+		      RDMA_CM_EVENT_CONNECT_REQUEST, &event))
+		return -1;
+	/* The request comes with a new id for this connection. */
+	control->cm_id = event->id;
+	control->cm_id->context = control;
+	rdma_ack_cm_event(event);
+
+	/* The agent's id gets a channel of its own, so that its events
+	 * (the disconnect, above all) are not mixed with the listener's. */
+	if (our_setup_cm_events(&control->cm_channel))
+		goto out_destroy_id;
+	ret = rdma_migrate_id(control->cm_id, control->cm_channel);
+	if (our_verb_failed(ret, "rdma_migrate_id"))
+		goto out_unsetup_cm_events;
+	return 0;
+
+out_unsetup_cm_events:
+	rdma_destroy_id(control->cm_id);
+	control->cm_id = NULL;
+	our_unsetup_cm_events(&control->cm_channel);
+	return -1;
+out_destroy_id:
+	rdma_destroy_id(control->cm_id);
+	control->cm_id = NULL;
+	return -1;
+}
+
+/* Move the queue pair to the error state: posted work is flushed. */
+static void flush_queue_pair(struct our_control *control)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	int ret;
+
+	ret = ibv_modify_qp(control->qp, &attr, IBV_QP_STATE);
+	our_verb_failed(ret, "ibv_modify_qp IBV_QPS_ERR");
+}
+
+/* True for the events after which the connection is gone. */
+static bool ends_connection(enum rdma_cm_event_type type)
+{
+	return type == RDMA_CM_EVENT_DISCONNECTED ||
+	       type == RDMA_CM_EVENT_DEVICE_REMOVAL ||
+	       type == RDMA_CM_EVENT_TIMEWAIT_EXIT;
+}
+
+/* Sleep up to ms milliseconds, less if the thread is asked to stop. */
+static void nap(struct our_control *control, int ms)
+{
+	for (; ms > 0 && !atomic_load(&control->cm_thread_stop); ms -= 10)
+		poll(NULL, 0, 10);
+}
+
+/*
+ * The thread: take each event as it arrives and record it; on the end of
+ * the connection, tell the main thread, flush the queue pair after the
+ * grace period, and end. Every OUR_WATCH_INTERVAL_MS it looks whether it
+ * has been asked to stop.
+ */
+static void *watch_events(void *arg)
+{
+	struct our_control *control = arg;
+	struct pollfd channel = { .fd = control->cm_channel->fd,
+				  .events = POLLIN };
+	struct rdma_cm_event *event;
+	enum rdma_cm_event_type type;
+
+	while (!atomic_load(&control->cm_thread_stop)) {
+		if (poll(&channel, 1, OUR_WATCH_INTERVAL_MS) <= 0)
+			continue;
+		/* An event is waiting: take it. */
+		if (rdma_get_cm_event(control->cm_channel, &event))
+			break;
+		type = event->event;
+		atomic_store(&control->last_cm_event, (int)type);
+		our_trace(1, "cm thread: %s (status %d)", rdma_event_str(type),
+			  event->status);
+		rdma_ack_cm_event(event);
+		if (ends_connection(type)) {
+			atomic_store(&control->disconnected, true);
+			nap(control, OUR_DISCONNECT_GRACE_MS);
+			if (!atomic_load(&control->cm_thread_stop))
+				flush_queue_pair(control);
+			break;
+		}
+	}
+	return NULL;
+}
+
+int our_watch_connection(struct our_control *control)
+{
+	int ret;
+
+	ret = pthread_create(&control->cm_thread, NULL, watch_events, control);
+	if (our_verb_failed(ret, "pthread_create cm thread"))
+		return -1;
+	control->cm_thread_started = true;
+	return 0;
+}
+
+void our_unwatch_connection(struct our_control *control)
+{
+	if (!control->cm_thread_started)
+		return;
+	/* The thread stops at its next look up, or has ended already. */
+	atomic_store(&control->cm_thread_stop, true);
+	pthread_join(control->cm_thread, NULL);
+	control->cm_thread_started = false;
+	our_trace(1, "cm thread joined");
+}
+
+bool our_peer_disconnected(struct our_control *control)
+{
+	return atomic_load(&control->disconnected);
+}
