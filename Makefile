@@ -4,6 +4,7 @@
 #   make demo    build, bring up an RDMA stack, run a verified ping-pong
 #   make check   build, bring up an RDMA stack, run the test suites
 #   make lab     an interactive shell on the Soft-RoCE lab
+#   make diff FROM=ping-sr-2 TO=ping-sr-3   what a stage adds
 #
 # demo, check and lab install what is missing first (as root; otherwise
 # they print the command to run). Each stage also builds on its own:
@@ -12,7 +13,7 @@
 STAGES = devices ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 tests
 LAB = labs/lab
 
-.PHONY: all deps demo check lab install clean $(STAGES)
+.PHONY: all deps demo check lab install clean diff $(STAGES)
 
 all: $(STAGES)
 
@@ -33,6 +34,10 @@ check: deps
 lab: deps
 	$(MAKE) all
 	$(LAB) shell
+
+# What stage TO adds to stage FROM: make diff FROM=ping-sr-2 TO=ping-sr-3
+diff:
+	@labs/stage-diff $(FROM) $(TO)
 
 install: all
 	for stage in $(STAGES); do $(MAKE) -C $$stage install || exit 1; done

@@ -60,3 +60,10 @@ clean:
 	rm -rf $(BUILD) $(PROGRAMS)
 
 -include $(wildcard $(BUILD)/*.d)
+
+# For `make diff` at the top: what this stage is built from.
+.PHONY: print-pieces print-sources
+print-pieces:
+	@echo $(PIECES)
+print-sources:
+	@echo $(foreach p,$(PROGRAMS),$(abspath $($(p)_SOURCES)))
