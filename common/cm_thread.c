@@ -6,12 +6,9 @@
  * During set-up the program waits for each CM event on its channel in
  * turn. Once connected, a thread takes every event that arrives and
  * records the latest; when it sees the peer disconnect it sets
- * control->disconnected, which the completion loop checks while it
- * waits. A disconnect can overtake completions already on their way, so
- * the thread then gives them OUR_DISCONNECT_GRACE_MS before it moves the
- * queue pair to the error state: work still posted is flushed, and a
- * waiter blocked on a completion channel wakes up (ping-sr-2, ping-sr-3,
- * blast-sr-2).
+ * control->disconnected, which the completion loop checks while it waits
+ * (ping-sr-2, ping-sr-3, blast-sr-2). The thread calls no verb on the
+ * queue pair: the main thread owns it.
  */
 #include <errno.h>
 #include <poll.h>
@@ -132,16 +129,6 @@ out_destroy_id:
 	return -1;
 }
 
-/* Move the queue pair to the error state: posted work is flushed. */
-static void flush_queue_pair(struct our_control *control)
-{
-	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
-	int ret;
-
-	ret = ibv_modify_qp(control->qp, &attr, IBV_QP_STATE);
-	our_verb_failed(ret, "ibv_modify_qp IBV_QPS_ERR");
-}
-
 /* True for the events after which the connection is gone. */
 static bool ends_connection(enum rdma_cm_event_type type)
 {
@@ -150,18 +137,10 @@ static bool ends_connection(enum rdma_cm_event_type type)
 	       type == RDMA_CM_EVENT_TIMEWAIT_EXIT;
 }
 
-/* Sleep up to ms milliseconds, less if the thread is asked to stop. */
-static void nap(struct our_control *control, int ms)
-{
-	for (; ms > 0 && !atomic_load(&control->cm_thread_stop); ms -= 10)
-		poll(NULL, 0, 10);
-}
-
 /*
  * The thread: take each event as it arrives and record it; on the end of
- * the connection, tell the main thread, flush the queue pair after the
- * grace period, and end. Every OUR_WATCH_INTERVAL_MS it looks whether it
- * has been asked to stop.
+ * the connection, tell the main thread and end. Every
+ * OUR_WATCH_INTERVAL_MS it looks whether it has been asked to stop.
  */
 static void *watch_events(void *arg)
 {
@@ -184,9 +163,6 @@ static void *watch_events(void *arg)
 		rdma_ack_cm_event(event);
 		if (ends_connection(type)) {
 			atomic_store(&control->disconnected, true);
-			nap(control, OUR_DISCONNECT_GRACE_MS);
-			if (!atomic_load(&control->cm_thread_stop))
-				flush_queue_pair(control);
 			break;
 		}
 	}

@@ -11,6 +11,7 @@
 
 #include "cm_events.h"
 #include "completions.h"
+#include "connection.h"
 #include "posting.h"
 #include "report.h"
 #include "stats.h"
@@ -53,18 +54,9 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 			return -1;
 		}
 		control->counters.empty_polls++;
-		if (!our_peer_disconnected(control))
-			continue;
-		/* Completions on their way get a grace period. */
-		if (!give_up)
-			give_up = our_now_ns() +
-				  OUR_DISCONNECT_GRACE_MS * 1000000ull;
-		if (our_now_ns() > give_up) {
-			our_error("%s disconnected while we waited for a "
-				  "completion",
-				  control->peer_name);
+		/* The CM piece may have seen the peer go. */
+		if (our_disconnect_ends_wait(control, &give_up))
 			return -1;
-		}
 	}
 	return our_check_wc(control, wc);
 }

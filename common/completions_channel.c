@@ -5,20 +5,28 @@
  *
  * Poll the CQ first; only when it is empty arm it (ibv_req_notify_cq) and
  * poll again, since a completion that arrived before the arm raises no
- * event; then sleep in ibv_get_cq_event. Events are acknowledged in
- * batches, and all of them before the CQ is destroyed (ping-sr-3). The CPU
+ * event; then sleep until the channel's fd is readable and take the event
+ * with ibv_get_cq_event. Events are acknowledged in batches, and all of
+ * them before the CQ is destroyed (ping-sr-3). The sleep looks up every
+ * OUR_LOOKUP_MS to see whether the CM thread saw the peer go. The CPU
  * rests while it waits, at the price of a wake-up per completion.
  */
 #include <inttypes.h>
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
 #include <stdio.h>
 
 #include "cm_events.h"
 #include "completions.h"
+#include "connection.h"
 #include "posting.h"
 #include "report.h"
 
 /* Events are acknowledged this many at a time: each ack takes a lock. */
 #define OUR_ACK_BATCH 16
+/* How often a sleep looks up to check for a disconnect. */
+#define OUR_LOOKUP_MS 200
 
 int our_setup_completions(struct our_control *control)
 {
@@ -88,14 +96,27 @@ static int poll_once(struct our_control *control, struct ibv_wc *wc)
 	return found;
 }
 
-/* Sleep until the adapter signals the CQ, and take the event. */
+/*
+ * Sleep until the adapter signals the CQ, and take the event: 1 when one
+ * was taken, 0 when OUR_LOOKUP_MS passed first, -1 on failure.
+ */
 static int sleep_for_event(struct our_control *control)
 {
+	struct pollfd channel = { .fd = control->completion_channel->fd,
+				  .events = POLLIN };
 	struct ibv_cq *cq;
 	void *context;
 	int ret;
 
-	/* Blocks until a completion arrives on an armed CQ. */
+	ret = poll(&channel, 1, OUR_LOOKUP_MS);
+	if (ret < 0) {
+		our_error("poll on the completion channel: %s",
+			  strerror(errno));
+		return -1;
+	}
+	if (ret == 0)
+		return 0;
+	/* The fd is readable: an event is there for an armed CQ. */
 	ret = ibv_get_cq_event(control->completion_channel, &cq, &context);
 	if (our_verb_failed(ret, "ibv_get_cq_event"))
 		return -1;
@@ -103,11 +124,12 @@ static int sleep_for_event(struct our_control *control)
 	if (control->counters.cq_events - control->counters.cq_acked >=
 	    OUR_ACK_BATCH)
 		ack_events(control);
-	return 0;
+	return 1;
 }
 
 int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 {
+	uint64_t give_up = 0;
 	int found;
 
 	for (;;) {
@@ -121,9 +143,11 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 		found = poll_once(control, wc);
 		if (found)
 			break;
-		/* On a disconnect the CM thread flushes the queue pair: our
-		 * posted work then completes, in error, and wakes us. */
-		if (sleep_for_event(control))
+		found = sleep_for_event(control);
+		if (found < 0)
+			return -1;
+		/* Nothing came: has the CM thread seen the peer go? */
+		if (found == 0 && our_disconnect_ends_wait(control, &give_up))
 			return -1;
 	}
 	if (found < 0)

@@ -65,6 +65,21 @@ static int look_up(const char *host, const char *port, bool passive,
 	return 0;
 }
 
+bool our_disconnect_ends_wait(struct our_control *control, uint64_t *give_up)
+{
+	if (!our_peer_disconnected(control))
+		return false;
+	/* A disconnect travels on its own path and can overtake
+	 * completions already on their way: give them a moment. */
+	if (!*give_up)
+		*give_up = our_now_ns() + OUR_DISCONNECT_GRACE_MS * 1000000ull;
+	if (our_now_ns() < *give_up)
+		return false;
+	our_error("%s disconnected while we waited for a completion",
+		  control->peer_name);
+	return true;
+}
+
 void our_keep_private_data(struct our_control *control,
 			   const struct rdma_cm_event *event)
 {

@@ -66,6 +66,14 @@ void our_explain_cm_event(const struct our_control *control,
  * (ENODEV). 127.0.0.1 is the usual case. */
 void our_explain_no_device(const struct our_control *control);
 
+/*
+ * For the completions_*.c pieces, while they wait: true once the peer has
+ * disconnected and the grace period (OUR_DISCONNECT_GRACE_MS) for
+ * completions already on their way is over; the disconnect is then
+ * reported. *give_up starts at 0 and keeps the deadline between calls.
+ */
+bool our_disconnect_ends_wait(struct our_control *control, uint64_t *give_up);
+
 /* For the cm_*.c pieces: keep event's private data in control->peer_data. */
 void our_keep_private_data(struct our_control *control,
 			   const struct rdma_cm_event *event);
