@@ -13,7 +13,7 @@ void our_init_control(struct our_control *control,
 	control->options = options;
 	control->count = options->count;
 	control->size = options->size;
-	control->buffers = 1;
+	control->buffers = options->buffers;
 	atomic_init(&control->disconnected, false);
 	atomic_init(&control->cm_thread_stop, false);
 	atomic_init(&control->last_cm_event, -1);

@@ -130,7 +130,10 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 		.port = OUR_DEFAULT_PORT,
 		.count = OUR_DEFAULT_COUNT,
 		.size = OUR_DEFAULT_SIZE,
-		.buffers = OUR_DEFAULT_BUFFERS,
+		/* One message in flight, unless the program takes -b. */
+		.buffers = program->accepts & OUR_ACCEPTS_BUFFERS ?
+				   OUR_DEFAULT_BUFFERS :
+				   1,
 	};
 	opterr = 0; /* we say what is wrong ourselves */
 	while ((letter = getopt_long(argc, argv, ":a:p:c:s:b:vxtTh",

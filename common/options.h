@@ -46,7 +46,7 @@ struct our_options {
 	const char *port;        /* -p */
 	uint32_t count;          /* -c: round trips or messages */
 	uint32_t size;           /* -s: bytes per message */
-	uint32_t buffers;        /* -b: messages in flight */
+	uint32_t buffers;        /* -b: messages in flight; 1 without -b */
 	bool verify;             /* -v */
 	bool statistics;         /* -x */
 	int trace;               /* 0, 1 with -t, 2 with -T */
