@@ -3,8 +3,14 @@
  * cm_events.h - how a stage waits for connection-manager events.
  *
  * Each stage links exactly one piece that implements this header:
- *   cm_blocking.c  no event channel: each CM verb blocks until its event
- *                  (ping-sr-0, ping-sr-1)
+ *   cm_blocking.c     no event channel: each CM verb blocks until its
+ *                     event (ping-sr-0, ping-sr-1)
+ *   cm_thread.c       an event channel; once connected, a thread records
+ *                     each event and flags a disconnect (ping-sr-2,
+ *                     ping-sr-3, blast-sr-2)
+ *   cm_nonblocking.c  an event channel in O_NONBLOCK mode, read when
+ *                     poll() says an event is waiting; no thread
+ *                     (ping-sr-4)
  * The rest of the kit calls only these functions, so swapping the piece
  * is all it takes to change how CM events are handled.
  */

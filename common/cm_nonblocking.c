@@ -10,7 +10,8 @@
  * completions_poll.c), so a disconnect of the peer is seen at once.
  *
  * The agent's id is moved to a channel of its own, so that its poll()
- * watches its own connection and nothing else of the listener's.
+ * watches its own connection and nothing else of the listener's; the
+ * server's main undoes that channel after the agent's id.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,14 +21,6 @@
 #include "cm_events.h"
 #include "connection.h"
 #include "report.h"
-
-/*
- * The agent's own channel, made by our_await_request(). The server's
- * main destroys the agent's id before it undoes the listener, so this
- * channel is destroyed with the listener's (see our_unsetup_cm_events()),
- * unless it was undone on its own first.
- */
-static struct rdma_event_channel *agent_channel;
 
 int our_setup_cm_events(struct rdma_event_channel **channel)
 {
@@ -41,8 +34,8 @@ int our_setup_cm_events(struct rdma_event_channel **channel)
 
 	/* Reading the channel must never block: poll() does the waiting. */
 	flags = fcntl((*channel)->fd, F_GETFL);
-	ret = flags < 0 ? -1 : fcntl((*channel)->fd, F_SETFL,
-				     flags | O_NONBLOCK);
+	ret = flags < 0 ? -1
+			: fcntl((*channel)->fd, F_SETFL, flags | O_NONBLOCK);
 	if (our_verb_failed(ret, "fcntl O_NONBLOCK CM channel fd %d",
 			    (*channel)->fd))
 		goto out_destroy_channel;
@@ -54,23 +47,14 @@ out_destroy_channel:
 	return -1;
 }
 
-static void destroy_channel(struct rdma_event_channel **channel)
-{
-	/* Every id on the channel is destroyed by now: close it. */
-	rdma_destroy_event_channel(*channel);
-	our_trace(1, "rdma_destroy_event_channel");
-	*channel = NULL;
-}
-
 void our_unsetup_cm_events(struct rdma_event_channel **channel)
 {
 	if (!*channel)
 		return;
-	if (*channel == agent_channel)
-		agent_channel = NULL;
-	else if (agent_channel)
-		destroy_channel(&agent_channel);
-	destroy_channel(channel);
+	/* Every id on the channel is destroyed by now: close it. */
+	rdma_destroy_event_channel(*channel);
+	our_trace(1, "rdma_destroy_event_channel");
+	*channel = NULL;
 }
 
 /*
@@ -142,31 +126,11 @@ int our_await_cm_event(struct our_control *control, int ret,
 	return status;
 }
 
-/*
- * Move the agent's id from the listener's channel to one of its own,
- * made once and reused for the next request if this one is refused.
- * Returns 0, or -1 (reported).
- */
-static int give_own_channel(struct our_control *control)
-{
-	int ret;
-
-	if (!control->cm_channel) {
-		if (our_setup_cm_events(&control->cm_channel))
-			return -1;
-		agent_channel = control->cm_channel;
-	}
-	/* The CM delivers this id's events on the new channel from now on. */
-	ret = rdma_migrate_id(control->cm_id, control->cm_channel);
-	if (our_verb_failed(ret, "rdma_migrate_id"))
-		return -1;
-	return 0;
-}
-
 int our_await_request(struct our_listener *listener,
 		      struct our_control *control)
 {
 	struct rdma_cm_event *event;
+	int ret;
 
 	if (get_event(listener->cm_channel, &event))
 		return -1;
@@ -182,10 +146,19 @@ int our_await_request(struct our_listener *listener,
 	our_keep_private_data(control, event);
 	/* Acknowledged first: an id with events unacknowledged cannot move. */
 	ack_event(event);
-	if (give_own_channel(control))
+
+	/* The agent's id gets a channel of its own, so that its poll()
+	 * watches its own connection and nothing of the listener's. */
+	if (our_setup_cm_events(&control->cm_channel))
 		goto out_destroy_id;
+	/* The CM delivers this id's events on the new channel from now on. */
+	ret = rdma_migrate_id(control->cm_id, control->cm_channel);
+	if (our_verb_failed(ret, "rdma_migrate_id"))
+		goto out_unsetup_cm_events;
 	return 0;
 
+out_unsetup_cm_events:
+	our_unsetup_cm_events(&control->cm_channel);
 out_destroy_id:
 	our_destroy_id(control);
 	return -1;
@@ -210,11 +183,12 @@ bool our_peer_disconnected(struct our_control *control)
 	while (!atomic_load(&control->disconnected)) {
 		/* Take an event if one is waiting; the channel never blocks. */
 		ret = rdma_get_cm_event(control->cm_channel, &event);
-		if (ret && errno == EAGAIN)
-			break;
-		if (our_verb_failed(ret, "rdma_get_cm_event %s",
-				    control->peer_name)) {
-			/* Unable to watch the connection, do not wait blind. */
+		if (ret) {
+			if (errno == EAGAIN)
+				break;
+			our_verb_failed(ret, "rdma_get_cm_event %s",
+					control->peer_name);
+			/* Unable to watch the connection: do not wait blind. */
 			atomic_store(&control->disconnected, true);
 			break;
 		}

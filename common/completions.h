@@ -3,7 +3,11 @@
  * completions.h - how a stage waits for work completions.
  *
  * Each stage links exactly one piece that implements this header:
- *   completions_busy.c  ibv_poll_cq in a loop (ping-sr-0 to ping-sr-2)
+ *   completions_busy.c     ibv_poll_cq in a loop (ping-sr-0 to ping-sr-2,
+ *                          blast-sr-2)
+ *   completions_channel.c  sleep on a completion channel (ping-sr-3)
+ *   completions_poll.c     a completion channel in O_NONBLOCK mode; one
+ *                          poll() on it and on the CM channel (ping-sr-4)
  */
 #ifndef OUR_COMPLETIONS_H
 #define OUR_COMPLETIONS_H

@@ -5,11 +5,11 @@
  * CM event channel (see cm_nonblocking.c). No thread besides main: the
  * program waits the way a socket program does (ping-sr-4).
  *
- * The completion queue is polled first; only when it is empty is it armed
- * (ibv_req_notify_cq) and polled again, since a completion that arrived
- * before the arm raises no event. Then poll() sleeps until the adapter
- * signals a completion or the CM has news of the connection. Events are
- * acknowledged in batches, and all of them before the queue is destroyed.
+ * Poll the CQ first; only when it is empty arm it (ibv_req_notify_cq) and
+ * poll again, since a completion that arrived before the arm raises no
+ * event; then sleep in poll() until the adapter signals a completion or
+ * the CM has news of the connection. Events are acknowledged in batches,
+ * and all of them before the CQ is destroyed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,11 +20,11 @@
 
 #include "cm_events.h"
 #include "completions.h"
+#include "connection.h"
 #include "posting.h"
 #include "report.h"
-#include "stats.h"
 
-/* Completion events taken before they are acknowledged in one call. */
+/* Events are acknowledged this many at a time: each ack takes a lock. */
 #define OUR_ACK_BATCH 16
 
 int our_setup_completions(struct our_control *control)
@@ -33,7 +33,7 @@ int our_setup_completions(struct our_control *control)
 	int flags;
 	int ret;
 
-	/* The adapter will signal this channel's fd when we ask it to. */
+	/* A file descriptor the adapter makes readable on a completion. */
 	channel = ibv_create_comp_channel(control->cm_id->verbs);
 	if (our_verb_null(channel, "ibv_create_comp_channel"))
 		return -1;
@@ -60,23 +60,21 @@ void our_unsetup_completions(struct our_control *control)
 	control->completion_channel = NULL;
 }
 
-/* Ask for an event on the next completion. Returns 0 or -1 (reported). */
+/* Ask for an event on the channel when the next completion arrives. */
 static int arm_cq(struct our_control *control)
 {
-	/* The adapter will signal the channel at the CQ's next completion. */
 	int ret = ibv_req_notify_cq(control->cq, 0);
 
-	if (our_verb_failed(ret, "ibv_req_notify_cq"))
+	if (ret) {
+		our_verb_failed(ret, "ibv_req_notify_cq");
 		return -1;
+	}
+	/* Traced only with -T: it happens on every wait. */
+	our_trace(2, "ibv_req_notify_cq -> 0");
 	return 0;
 }
 
-int our_start_completions(struct our_control *control)
-{
-	return arm_cq(control);
-}
-
-/* Acknowledge every event taken and not yet acknowledged. */
+/* Acknowledge the events taken but not yet acknowledged. */
 static void ack_events(struct our_control *control)
 {
 	uint64_t unacked = control->counters.cq_events -
@@ -84,22 +82,25 @@ static void ack_events(struct our_control *control)
 
 	if (unacked == 0)
 		return;
-	/* One call, one lock, for the whole batch. */
 	ibv_ack_cq_events(control->cq, (unsigned int)unacked);
 	our_trace(2, "ibv_ack_cq_events %" PRIu64, unacked);
 	control->counters.cq_acked += unacked;
 }
 
+int our_start_completions(struct our_control *control)
+{
+	return arm_cq(control);
+}
+
 void our_stop_completions(struct our_control *control)
 {
-	/* ibv_destroy_cq waits until every event it gave is acknowledged. */
+	/* ibv_destroy_cq waits for every event to be acknowledged. */
 	ack_events(control);
 }
 
-/* Take one completion off the queue into wc: 1, 0 if none, or -1. */
-static int poll_cq(struct our_control *control, struct ibv_wc *wc)
+/* Take one completion off the queue into wc: 1, 0 when empty, or -1. */
+static int poll_once(struct our_control *control, struct ibv_wc *wc)
 {
-	/* The adapter hands us the oldest completion, if there is one. */
 	int found = ibv_poll_cq(control->cq, 1, wc);
 
 	control->counters.polls++;
@@ -108,7 +109,7 @@ static int poll_cq(struct our_control *control, struct ibv_wc *wc)
 	return found;
 }
 
-/* The completion fd is readable: take the event. Returns 0 or -1. */
+/* The completion channel's fd is readable: take the event. 0 or -1. */
 static int take_cq_event(struct our_control *control)
 {
 	struct ibv_cq *cq;
@@ -118,7 +119,7 @@ static int take_cq_event(struct our_control *control)
 	/* The adapter tells us which CQ had a completion since the arm. */
 	ret = ibv_get_cq_event(control->completion_channel, &cq, &context);
 	if (ret && errno == EAGAIN)
-		return 0; /* no event after all: the CQ is polled anyway */
+		return 0; /* none after all: the CQ is polled anyway */
 	if (our_verb_failed(ret, "ibv_get_cq_event"))
 		return -1;
 	control->counters.cq_events++;
@@ -128,23 +129,30 @@ static int take_cq_event(struct our_control *control)
 	return 0;
 }
 
+/* Milliseconds from now until give_up (our_now_ns() time), at least 0. */
+static int ms_until(uint64_t give_up)
+{
+	uint64_t now = our_now_ns();
+
+	return now >= give_up ? 0 : (int)((give_up - now) / 1000000 + 1);
+}
+
 /*
- * Sleep in poll() until the completion channel or the CM channel has
- * something for us, and take it. Returns 0, or -1 (reported).
+ * Sleep in poll() on the completion channel and the CM channel until
+ * either has something, and take it; once the peer has disconnected, no
+ * longer than until give_up. Returns 0, or -1 (reported).
  */
-static int wait_for_event(struct our_control *control)
+static int wait_for_event(struct our_control *control, uint64_t give_up)
 {
 	struct pollfd fds[2] = {
 		{ .fd = control->completion_channel->fd, .events = POLLIN },
-		{ .fd = -1 },
+		/* With no CM channel (CM verbs that block), -1: ignored. */
+		{ .fd = control->cm_channel ? control->cm_channel->fd : -1,
+		  .events = POLLIN },
 	};
 	int ret;
 
-	/* A stage whose CM verbs block has no CM channel to watch. */
-	if (control->cm_channel)
-		fds[1] = (struct pollfd){ .fd = control->cm_channel->fd,
-					  .events = POLLIN };
-	ret = poll(fds, 2, -1);
+	ret = poll(fds, 2, give_up ? ms_until(give_up) : -1);
 	control->counters.poll_calls++;
 	if (ret < 0) {
 		if (errno == EINTR)
@@ -152,7 +160,7 @@ static int wait_for_event(struct our_control *control)
 		our_error("poll: %s", strerror(errno));
 		return -1;
 	}
-	/* A disconnect only sets the flag: the CQ is looked at first. */
+	/* The CM has news: take it (a disconnect sets the flag). */
 	if (fds[1].revents)
 		our_peer_disconnected(control);
 	if (fds[0].revents)
@@ -160,36 +168,29 @@ static int wait_for_event(struct our_control *control)
 	return 0;
 }
 
-/* The first poll found nothing: arm, poll, and sleep until one comes. */
-static int wait_for_completion(struct our_control *control, struct ibv_wc *wc)
+int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 {
+	uint64_t give_up = 0;
 	int found;
 
 	for (;;) {
+		found = poll_once(control, wc);
+		if (found)
+			break;
+		control->counters.empty_polls++;
 		if (arm_cq(control))
 			return -1;
-		/* One that arrived before the arm raised no event: look. */
-		found = poll_cq(control, wc);
-		if (found != 0)
-			return found;
-		if (atomic_load(&control->disconnected)) {
-			our_error("%s disconnected while we waited for a "
-				  "completion",
-				  control->peer_name);
+		/* A completion that came before the arm raised no event. */
+		found = poll_once(control, wc);
+		if (found)
+			break;
+		/* Only poll() reads the CM channel: after a disconnect it
+		 * took, completions on their way get their grace period. */
+		if (atomic_load(&control->disconnected) &&
+		    our_disconnect_ends_wait(control, &give_up))
 			return -1;
-		}
-		if (wait_for_event(control))
+		if (wait_for_event(control, give_up))
 			return -1;
-	}
-}
-
-int our_await_completion(struct our_control *control, struct ibv_wc *wc)
-{
-	int found = poll_cq(control, wc);
-
-	if (found == 0) {
-		control->counters.empty_polls++;
-		found = wait_for_completion(control, wc);
 	}
 	if (found < 0)
 		return -1;

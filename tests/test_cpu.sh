@@ -6,7 +6,7 @@
 # complete. CPU time is read from /proc.
 . "$(dirname "$0")/lib.sh"
 
-BLOCKING_STAGES=${OUR_BLOCKING_STAGES:-ping-sr-3}
+BLOCKING_STAGES=${OUR_BLOCKING_STAGES:-ping-sr-3 ping-sr-4}
 PAUSE=3
 RUN=(-c 30000 -s 64 -x)
 # The emulated lab's round trips vary a lot in time: allow for it.

@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# ping-sr-4: both channels in O_NONBLOCK mode and one poll() on both fds.
+# A verified ping-pong at every size, the counters of the completion
+# channel, one thread only, and a survivor that sees its peer die, says
+# so and exits within 5 seconds, releasing everything (valgrind-clean).
+. "$(dirname "$0")/lib.sh"
+
+STAGE=ping-sr-4
+# Long enough that the run is still going when a side is killed.
+LONG_RUN=(-c 1000000 -s 64)
+
+# The counters line of -x (completions_poll.c), each number captured.
+COUNTERS='completion channel and poll\(\): ([0-9]+) ibv_poll_cq calls, '
+COUNTERS+='([0-9]+) first polls found nothing, ([0-9]+) events received, '
+COUNTERS+='([0-9]+) acknowledged, ([0-9]+) poll\(\) calls'
+
+# What a survivor says, after its peer's address and port.
+DISCONNECTED='disconnected while we waited for a completion'
+
+# valgrind is slow in the emulated lab: allow it time where it runs.
+VALGRIND_LIMIT=${OUR_VALGRIND_LIMIT:-300}
+
+# ping_pong_verified COUNT SIZE: both sides end well and agree on counts.
+ping_pong_verified() {
+	require_rdma || return
+	ping_pong "$STAGE" -v -c "$1" -s "$2"
+	assert_output "$WORK/client.out" \
+		"^client: $1 round trips of $2 bytes in [0-9.]+ s\$"
+	assert_output "$WORK/server.out" \
+		"^server: $1 round trips of $2 bytes in [0-9.]+ s\$"
+}
+
+# assert_valgrind_clean FILE: valgrind printed nothing into FILE.
+assert_valgrind_clean() {
+	if grep -q '^==[0-9]*== ' "$1"; then
+		fail "valgrind reported: $(grep '^==[0-9]*== ' "$1" | head -n 40)"
+	fi
+}
+
+# wait_connected SECONDS: wait until the client's id on $PORT is
+# connected, that is, until the run has begun.
+wait_connected() {
+	local deadline=$((SECONDS + $1))
+
+	while [ $SECONDS -lt $deadline ]; do
+		rdma resource show cm_id 2>/dev/null |
+			grep -q "state CONNECT .* dst-addr [^ ]*:$PORT " &&
+			return 0
+		sleep 0.2
+	done
+	fail "no connection on port $PORT after $1 s: $(cat "$WORK"/*.out)"
+	return 1
+}
+
+# start_long_run: a server and a client of the stage in the middle of a
+# long run; sets SERVER_REAL and CLIENT_REAL, the programs' own pids (the
+# ones `timeout` runs). With OUR_UNDER_VALGRIND=1 the server runs under
+# valgrind; with CLIENT_UNDER_VALGRIND=1 the client does.
+start_long_run() {
+	local wrapper=()
+
+	start_server "$STAGE" "${LONG_RUN[@]}" || return 1
+	[ "${CLIENT_UNDER_VALGRIND:-}" = 1 ] && wrapper=("${VALGRIND[@]}")
+	timeout -k 5 "$LIMIT" "${wrapper[@]}" "$KIT/$STAGE/client" \
+		-a "$ADDR" -p "$PORT" "${LONG_RUN[@]}" \
+		>"$WORK/client.out" 2>&1 &
+	CLIENT_PID=$!
+	SERVER_REAL=$(program_pid "$SERVER_PID")
+	CLIENT_REAL=$(program_pid "$CLIENT_PID")
+	wait_connected "$LIMIT" || return 1
+	# A moment of ping-pong, so that each side is waiting in poll().
+	sleep 1
+	if ! kill -0 "$CLIENT_REAL" 2>/dev/null ||
+		! kill -0 "$SERVER_REAL" 2>/dev/null; then
+		fail "the run ended too early: $(cat "$WORK"/*.out)"
+		return 1
+	fi
+}
+
+# wait_client: wait for the background client to end; sets CLIENT_STATUS.
+wait_client() {
+	wait "$CLIENT_PID"
+	CLIENT_STATUS=$?
+	CLIENT_PID=
+}
+
+# exits_within SECONDS PID WHO: PID ends within SECONDS; says how long
+# WHO took, counted from now.
+exits_within() {
+	local start ms
+
+	start=$(date +%s%N)
+	assertTrue "$3 should exit within $1 s" "ends_within $1 $2"
+	ms=$((($(date +%s%N) - start) / 1000000))
+	echo "  $3 exited $ms ms after its peer was killed"
+}
+
+# under_valgrind PID: PID is a program run by valgrind.
+under_valgrind() {
+	readlink "/proc/$1/exe" | grep -q memcheck
+}
+
+# threads PID: the number of threads of process PID.
+threads() {
+	awk '/^Threads:/ { print $2 }' "/proc/$1/status"
+}
+
+test_one_byte_1000_times() {
+	ping_pong_verified 1000 1
+}
+
+test_4_kib_500_times() {
+	ping_pong_verified 500 4096
+}
+
+test_1_mib_20_times() {
+	ping_pong_verified 20 1048576
+}
+
+test_statistics_count_polls_events_and_poll_calls() {
+	require_rdma || return
+	ping_pong "$STAGE" -x -c 300 -s 256
+	local side polls empty events acked calls
+
+	for side in client server; do
+		assert_output "$WORK/$side.out" "^$side: $COUNTERS\$"
+		read -r polls empty events acked calls <<<"$(sed -En \
+			"s/^$side: $COUNTERS\$/\\1 \\2 \\3 \\4 \\5/p" \
+			"$WORK/$side.out")"
+		# 300 round trips are 600 completions, each polled for.
+		assertTrue "$side: $polls polls for 600 completions" \
+			"[ '${polls:-0}' -ge 600 ]"
+		assertTrue "$side: empty first polls $empty <= polls $polls" \
+			"[ '${empty:-0}' -le '${polls:-0}' ]"
+		# A ping-pong waits for each message: it sleeps in poll().
+		assertTrue "$side: some events were received ($events)" \
+			"[ '${events:-0}' -gt 0 ]"
+		assertTrue "$side: poll() was called ($calls)" \
+			"[ '${calls:-0}' -gt 0 ]"
+		# Acknowledged in batches of 16; the rest go before the CQ.
+		assertTrue "$side: acknowledged $acked of $events, in batches" \
+			"[ '${acked:-0}' -le '${events:-0}' ] &&
+			 [ $((${events:-0} - ${acked:-0})) -lt 16 ]"
+	done
+}
+
+test_client_and_server_run_one_thread_each() {
+	require_rdma || return
+	start_long_run || return
+	local server_threads client_threads
+
+	server_threads=$(threads "$SERVER_REAL")
+	client_threads=$(threads "$CLIENT_REAL")
+	assertEquals "threads of the server" 1 "$server_threads"
+	assertEquals "threads of the client" 1 "$client_threads"
+}
+
+test_agent_sees_the_client_die() {
+	require_rdma || return
+	start_long_run || return
+	kill -9 "$CLIENT_REAL"
+	exits_within 5 "$SERVER_REAL" "the agent"
+	wait_server
+	assertEquals "agent status; $(cat "$WORK/server.out")" \
+		1 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" \
+		"^server: $ADDR:[0-9]+ $DISCONNECTED\$"
+	wait_client
+}
+
+test_client_sees_the_server_die() {
+	require_rdma || return
+	start_long_run || return
+	kill -9 "$SERVER_REAL"
+	exits_within 5 "$CLIENT_REAL" "the client"
+	wait_client
+	assertEquals "client status; $(cat "$WORK/client.out")" \
+		1 "$CLIENT_STATUS"
+	assert_output "$WORK/client.out" "^client: $ADDR:$PORT $DISCONNECTED\$"
+	wait_server
+}
+
+test_ping_pong_under_valgrind() {
+	require_rdma || return
+	LIMIT=$VALGRIND_LIMIT OUR_UNDER_VALGRIND=1 \
+		ping_pong "$STAGE" -v -x -c 20 -s 1000
+	assert_valgrind_clean "$WORK/client.out"
+	assert_valgrind_clean "$WORK/server.out"
+}
+
+test_agent_under_valgrind_releases_everything_when_the_client_dies() {
+	require_rdma || return
+	LIMIT=$VALGRIND_LIMIT OUR_UNDER_VALGRIND=1 start_long_run || return
+	assertTrue "the agent runs under valgrind" \
+		"under_valgrind $SERVER_REAL"
+	kill -9 "$CLIENT_REAL"
+	exits_within "$VALGRIND_LIMIT" "$SERVER_REAL" \
+		"the agent under valgrind"
+	wait_server
+	assertEquals "agent status; $(cat "$WORK/server.out")" \
+		1 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" "disconnected while we waited"
+	assert_valgrind_clean "$WORK/server.out"
+	wait_client
+}
+
+test_client_under_valgrind_releases_everything_when_the_server_dies() {
+	require_rdma || return
+	LIMIT=$VALGRIND_LIMIT CLIENT_UNDER_VALGRIND=1 start_long_run || return
+	assertTrue "the client runs under valgrind" \
+		"under_valgrind $CLIENT_REAL"
+	kill -9 "$SERVER_REAL"
+	exits_within "$VALGRIND_LIMIT" "$CLIENT_REAL" \
+		"the client under valgrind"
+	wait_client
+	assertEquals "client status; $(cat "$WORK/client.out")" \
+		1 "$CLIENT_STATUS"
+	assert_output "$WORK/client.out" "disconnected while we waited"
+	assert_valgrind_clean "$WORK/client.out"
+	wait_server
+}
+
+. shunit2
