@@ -6,22 +6,36 @@
  * slots, chained into one ibv_post_send; the agent re-posts each receive
  * and returns the credits in batches. See blast.h for the protocol.
  *
- * The end needs no message of its own. The agent returns exactly one
- * credit for each receive it posts after the first ones, and posts count
- * receives in all; the client needs every one of those credits to send
- * its last message. So once the client's last send has completed, every
- * credit message has arrived at the client, and every message at the
- * agent: neither side has anything left in flight, both can disconnect,
- * and neither ever sees a flushed work request. The client's empty
- * receives that are still posted are flushed by the disconnect, unpolled.
+ * The end. A side that hangs up (rdma_disconnect) moves its own queue
+ * pair to the error state, flushing what it still has posted; the other
+ * side's CM thread flags the disconnect, and a wait for a completion
+ * then ends in an error once OUR_DISCONNECT_GRACE_MS have passed. Each
+ * side's last completion is caused by the other side and may be polled
+ * after the other side has seen its own last one: a side that hung up as
+ * soon as it was done would leave the other to the grace period. So:
+ *   - the agent, once every message is in and its credit messages have
+ *     completed, sends a last credit message with no credits: "all in";
+ *   - the client stops once its sends have all completed and "all in"
+ *     has come, and hangs up; the agent is polling for nothing by then;
+ *   - the agent waits for that hang-up, then disconnects in its turn.
+ * The agent posts exactly count receives, so none is left over; what is
+ * still posted at the end (the client's empty receives, the send of "all
+ * in") is flushed with no one polling for it.
  */
 #include <arpa/inet.h>
+#include <poll.h>
 
 #include "blast.h"
 #include "buffers.h"
+#include "cm_events.h"
 #include "completions.h"
 #include "posting.h"
 #include "report.h"
+
+/* The credits in the agent's last message: every message is in. */
+#define OUR_ALL_IN 0u
+/* How long the agent waits for the client to hang up, in milliseconds. */
+#define OUR_HANG_UP_WAIT_MS 5000
 
 /* What the client keeps track of while it streams. */
 struct blast {
@@ -29,6 +43,7 @@ struct blast {
 	uint32_t completed; /* ... whose send has completed */
 	uint32_t credits;   /* messages the agent has receives for */
 	uint64_t returned;  /* credits the agent has returned so far */
+	bool all_in;        /* the agent has said it has every message */
 	uint64_t last_ns;   /* when the last send completed */
 };
 
@@ -128,6 +143,8 @@ static int post_messages(struct our_control *control, struct blast *blast)
 static int take_credits(struct our_control *control, struct blast *blast,
 			const struct ibv_wc *wc)
 {
+	uint32_t owed = control->count - first_receives(control) -
+			blast->returned;
 	uint32_t credits;
 
 	if (!(wc->wc_flags & IBV_WC_WITH_IMM)) {
@@ -136,11 +153,21 @@ static int take_credits(struct our_control *control, struct blast *blast,
 		return -1;
 	}
 	credits = ntohl(wc->imm_data);
-	if (credits > control->count - first_receives(control) -
-			      blast->returned) {
-		our_error("%s returned %u credits, more than its receives",
-			  control->peer_name, credits);
+	if (credits > owed) {
+		our_error("%s returned %u credits, more than the %u it owes us",
+			  control->peer_name, credits, owed);
 		return -1;
+	}
+	if (credits == OUR_ALL_IN) {
+		if (owed > 0) {
+			our_error("%s says every message is in, but it still "
+				  "owes us %u credits",
+				  control->peer_name, owed);
+			return -1;
+		}
+		our_trace(2, "%s has every message", control->peer_name);
+		blast->all_in = true;
+		return 0;
 	}
 	our_trace(2, "%u credits from %s", credits, control->peer_name);
 	/* The receive goes up again before the credits are spent: the
@@ -161,7 +188,7 @@ int our_blast(struct our_control *control)
 	};
 	struct ibv_wc wc;
 
-	while (blast.completed < control->count) {
+	while (blast.completed < control->count || !blast.all_in) {
 		if (post_messages(control, &blast))
 			return -1;
 		if (our_await_completion(control, &wc))
@@ -250,6 +277,22 @@ static int return_credits(struct our_control *control, struct drain *drain)
 	return 0;
 }
 
+/*
+ * Agent: wait until the client has hung up, which it does once it has
+ * our "all in"; for a CM piece that cannot see a disconnect, only up to
+ * OUR_HANG_UP_WAIT_MS.
+ */
+static void await_hang_up(struct our_control *control)
+{
+	our_trace(1, "waiting for %s to hang up", control->peer_name);
+	for (int waited = 0; waited < OUR_HANG_UP_WAIT_MS; waited++) {
+		if (our_peer_disconnected(control))
+			return;
+		poll(NULL, 0, 1);
+	}
+	our_trace(1, "%s has not hung up", control->peer_name);
+}
+
 int our_drain(struct our_control *control)
 {
 	struct drain drain = {
@@ -258,8 +301,9 @@ int our_drain(struct our_control *control)
 	};
 	struct ibv_wc wc;
 
-	while (drain.received < control->count || drain.unreturned > 0 ||
-	       drain.sending > 0) {
+	/* The last credits go back before the last messages can come, so
+	 * none is owed once they are in. */
+	while (drain.received < control->count || drain.sending > 0) {
 		if (our_await_completion(control, &wc))
 			return -1;
 		if (our_wr_kind(wc.wr_id) == OUR_WR_SEND)
@@ -269,5 +313,9 @@ int our_drain(struct our_control *control)
 		if (return_credits(control, &drain))
 			return -1;
 	}
+	/* "All in": a credit message with no credits. */
+	if (our_post_send_imm_run(control, 0, 1, 0, OUR_ALL_IN))
+		return -1;
+	await_hang_up(control);
 	return 0;
 }

@@ -16,7 +16,8 @@
  * batch a message of no bytes whose immediate data is the number of
  * credits. The client keeps control->buffers empty receives posted for
  * them. So no message ever arrives to find no receive waiting, whatever
- * the count, size and buffers.
+ * the count, size and buffers. The agent's last credit message has no
+ * credits: it says that every message is in.
  */
 #ifndef OUR_BLAST_H
 #define OUR_BLAST_H
@@ -38,19 +39,20 @@ int our_post_message_receives(struct our_control *control);
 /*
  * Client: stream control->count messages, each filled with the pattern
  * of its sequence number with -v, and return once every send has
- * completed: by then the agent has every message, and every credit it
- * will send has arrived. Counts each message in control->stats with the
- * time since the previous send completed. Returns 0, or -1 (reported).
+ * completed and the agent has said that every message is in: then, and
+ * only then, may the client hang up. Counts each message in
+ * control->stats with the time since the previous send completed.
+ * Returns 0, or -1 (reported).
  */
 int our_blast(struct our_control *control);
 
 /*
  * Agent: take in control->count messages and return the client's
  * credits; with -v check that each message comes in order and carries
- * the pattern of its sequence number. Returns once every message has
- * arrived and every credit message has completed. Counts each message in
- * control->stats with the time since the previous one arrived.
- * Returns 0, or -1 (reported).
+ * the pattern of its sequence number. Once every message is in, say so
+ * to the client and wait for it to hang up (see blast.c on the end).
+ * Counts each message in control->stats with the time since the
+ * previous one arrived. Returns 0, or -1 (reported).
  */
 int our_drain(struct our_control *control);
 

@@ -130,7 +130,6 @@ int our_await_request(struct our_listener *listener,
 		      struct our_control *control)
 {
 	struct rdma_cm_event *event;
-	int ret;
 
 	if (get_event(listener->cm_channel, &event))
 		return -1;
@@ -140,28 +139,7 @@ int our_await_request(struct our_listener *listener,
 		ack_event(event);
 		return -1;
 	}
-	/* A request comes with a new id: the client's end of the talk. */
-	control->cm_id = event->id;
-	control->cm_id->context = control;
-	our_keep_private_data(control, event);
-	/* Acknowledged first: an id with events unacknowledged cannot move. */
-	ack_event(event);
-
-	/* The agent's id gets a channel of its own, so that its poll()
-	 * watches its own connection and nothing of the listener's. */
-	if (our_setup_cm_events(&control->cm_channel))
-		goto out_destroy_id;
-	/* The CM delivers this id's events on the new channel from now on. */
-	ret = rdma_migrate_id(control->cm_id, control->cm_channel);
-	if (our_verb_failed(ret, "rdma_migrate_id"))
-		goto out_unsetup_cm_events;
-	return 0;
-
-out_unsetup_cm_events:
-	our_unsetup_cm_events(&control->cm_channel);
-out_destroy_id:
-	our_destroy_id(control);
-	return -1;
+	return our_take_request(control, event);
 }
 
 int our_watch_connection(struct our_control *control)

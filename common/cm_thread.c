@@ -99,34 +99,11 @@ int our_await_request(struct our_listener *listener,
 		      struct our_control *control)
 {
 	struct rdma_cm_event *event;
-	int ret;
 
 	if (get_event(control, listener->cm_channel,
 		      RDMA_CM_EVENT_CONNECT_REQUEST, &event))
 		return -1;
-	/* The request comes with a new id for this connection. */
-	control->cm_id = event->id;
-	control->cm_id->context = control;
-	rdma_ack_cm_event(event);
-
-	/* The agent's id gets a channel of its own, so that its events
-	 * (the disconnect, above all) are not mixed with the listener's. */
-	if (our_setup_cm_events(&control->cm_channel))
-		goto out_destroy_id;
-	ret = rdma_migrate_id(control->cm_id, control->cm_channel);
-	if (our_verb_failed(ret, "rdma_migrate_id"))
-		goto out_unsetup_cm_events;
-	return 0;
-
-out_unsetup_cm_events:
-	rdma_destroy_id(control->cm_id);
-	control->cm_id = NULL;
-	our_unsetup_cm_events(&control->cm_channel);
-	return -1;
-out_destroy_id:
-	rdma_destroy_id(control->cm_id);
-	control->cm_id = NULL;
-	return -1;
+	return our_take_request(control, event);
 }
 
 /* True for the events after which the connection is gone. */

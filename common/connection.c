@@ -283,6 +283,34 @@ void our_unsetup_listener(struct our_listener *listener)
 	our_unsetup_cm_events(&listener->cm_channel);
 }
 
+int our_take_request(struct our_control *control,
+		     struct rdma_cm_event *event)
+{
+	int ret;
+
+	/* The request comes with a new id: the agent's end of the
+	 * connection. */
+	control->cm_id = event->id;
+	control->cm_id->context = control;
+	our_keep_private_data(control, event);
+	/* Acknowledged first: an id with events unacknowledged cannot move. */
+	rdma_ack_cm_event(event);
+
+	/* The agent's id gets a channel of its own, so that its events
+	 * (the disconnect, above all) are not mixed with the listener's. */
+	if (our_setup_cm_events(&control->cm_channel))
+		goto out_destroy_id;
+	ret = rdma_migrate_id(control->cm_id, control->cm_channel);
+	if (our_verb_failed(ret, "rdma_migrate_id"))
+		goto out_destroy_id;
+	return 0;
+
+out_destroy_id:
+	our_destroy_id(control);
+	our_unsetup_cm_events(&control->cm_channel);
+	return -1;
+}
+
 int our_get_request(struct our_listener *listener,
 		    struct our_control *control)
 {

@@ -74,6 +74,15 @@ void our_explain_no_device(const struct our_control *control);
  */
 bool our_disconnect_ends_wait(struct our_control *control, uint64_t *give_up);
 
+/*
+ * For the cm_*.c pieces with a channel: take the agent's new id from a
+ * connection request event, keep its private data, acknowledge the event
+ * and move the id to a channel of its own (set up by the piece's
+ * our_setup_cm_events). Returns 0, or -1 (reported) with the id destroyed.
+ */
+int our_take_request(struct our_control *control,
+		     struct rdma_cm_event *event);
+
 /* For the cm_*.c pieces: keep event's private data in control->peer_data. */
 void our_keep_private_data(struct our_control *control,
 			   const struct rdma_cm_event *event);
