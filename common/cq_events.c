@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cq_events.c - the completion channel's verbs, shared by the pieces that
+ * sleep on one (completions_channel.c and completions_poll.c). It also
+ * implements, for both, the undo, start and stop of completions.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "completions.h"
+#include "cq_events.h"
+#include "posting.h"
+#include "report.h"
+
+/* Events are acknowledged this many at a time: each ack takes a lock. */
+#define OUR_ACK_BATCH 16
+
+int our_create_completion_channel(struct our_control *control,
+				  bool nonblocking)
+{
+	struct ibv_comp_channel *channel;
+	int flags;
+	int ret;
+
+	/* A file descriptor the adapter makes readable on a completion. */
+	channel = ibv_create_comp_channel(control->cm_id->verbs);
+	if (our_verb_null(channel, "ibv_create_comp_channel"))
+		return -1;
+	if (nonblocking) {
+		/* Reading the channel must never block: poll() waits. */
+		flags = fcntl(channel->fd, F_GETFL);
+		ret = flags < 0 ? -1 :
+				  fcntl(channel->fd, F_SETFL,
+					flags | O_NONBLOCK);
+		if (our_verb_failed(ret, "fcntl O_NONBLOCK completion "
+					 "channel fd %d",
+				    channel->fd))
+			goto out_destroy_channel;
+	}
+	control->completion_channel = channel;
+	return 0;
+
+out_destroy_channel:
+	ibv_destroy_comp_channel(channel);
+	return -1;
+}
+
+void our_destroy_completion_channel(struct our_control *control)
+{
+	int ret = ibv_destroy_comp_channel(control->completion_channel);
+
+	our_verb_failed(ret, "ibv_destroy_comp_channel");
+	control->completion_channel = NULL;
+}
+
+int our_arm_cq(struct our_control *control)
+{
+	int ret = ibv_req_notify_cq(control->cq, 0);
+
+	if (ret) {
+		our_verb_failed(ret, "ibv_req_notify_cq");
+		return -1;
+	}
+	/* Traced only with -T: it happens on every wait. */
+	our_trace(2, "ibv_req_notify_cq -> 0");
+	return 0;
+}
+
+void our_ack_cq_events(struct our_control *control)
+{
+	uint64_t unacked = control->counters.cq_events -
+			   control->counters.cq_acked;
+
+	if (unacked == 0)
+		return;
+	/* ibv_destroy_cq waits until every event is acknowledged. */
+	ibv_ack_cq_events(control->cq, (unsigned int)unacked);
+	our_trace(2, "ibv_ack_cq_events %" PRIu64, unacked);
+	control->counters.cq_acked += unacked;
+}
+
+int our_poll_cq_once(struct our_control *control, struct ibv_wc *wc)
+{
+	int found = ibv_poll_cq(control->cq, 1, wc);
+
+	control->counters.polls++;
+	if (found < 0)
+		our_error("ibv_poll_cq: failed with %d", found);
+	return found;
+}
+
+int our_take_cq_event(struct our_control *control)
+{
+	struct ibv_cq *cq;
+	void *context;
+	int ret;
+
+	/* The adapter tells us which CQ had a completion since the arm. */
+	ret = ibv_get_cq_event(control->completion_channel, &cq, &context);
+	if (ret && errno == EAGAIN)
+		return 0; /* none after all: the CQ is polled anyway */
+	if (our_verb_failed(ret, "ibv_get_cq_event"))
+		return -1;
+	control->counters.cq_events++;
+	if (control->counters.cq_events - control->counters.cq_acked >=
+	    OUR_ACK_BATCH)
+		our_ack_cq_events(control);
+	return 0;
+}
+
+int our_wait_on_cq(struct our_control *control, struct ibv_wc *wc,
+		   int (*sleep)(struct our_control *control,
+				uint64_t *give_up))
+{
+	uint64_t give_up = 0;
+	int found;
+
+	for (;;) {
+		found = our_poll_cq_once(control, wc);
+		if (found)
+			break;
+		control->counters.empty_polls++;
+		if (our_arm_cq(control))
+			return -1;
+		/* A completion that came before the arm raised no event. */
+		found = our_poll_cq_once(control, wc);
+		if (found)
+			break;
+		if (sleep(control, &give_up))
+			return -1;
+	}
+	if (found < 0)
+		return -1;
+	return our_check_wc(control, wc);
+}
+
+void our_print_cq_event_counters(const struct our_control *control,
+				 const char *how)
+{
+	const struct our_counters *counters = &control->counters;
+
+	printf("%s: %s: %" PRIu64 " ibv_poll_cq calls, %" PRIu64
+	       " first polls found nothing, %" PRIu64 " events received, %" PRIu64
+	       " acknowledged",
+	       our_program_name, how, counters->polls, counters->empty_polls,
+	       counters->cq_events, counters->cq_acked);
+	if (counters->poll_calls)
+		printf(", %" PRIu64 " poll() calls", counters->poll_calls);
+	printf("\n");
+}
+
+void our_unsetup_completions(struct our_control *control)
+{
+	our_destroy_completion_channel(control);
+}
+
+int our_start_completions(struct our_control *control)
+{
+	return our_arm_cq(control);
+}
+
+void our_stop_completions(struct our_control *control)
+{
+	our_ack_cq_events(control);
+}
