@@ -11,7 +11,7 @@ BUILD := .build
 
 # What every program that talks over a connection shares.
 SHARED ?= options report control stats queue_pair buffers posting \
-	connection ping
+	connection
 
 PKG_CONFIG ?= pkg-config
 RDMA_CFLAGS := $(shell $(PKG_CONFIG) --cflags libibverbs librdmacm 2>/dev/null)

@@ -9,6 +9,7 @@
 
 #include "completions.h"
 #include "control.h"
+#include "exchange.h"
 #include "report.h"
 #include "stats.h"
 
@@ -107,8 +108,9 @@ static void print_latency(const struct our_stats *stats)
 	       percentile_us(sorted, n, 99.9));
 }
 
-void our_print_report(const struct our_control *control, const char *unit)
+void our_print_report(const struct our_control *control)
 {
+	const char *unit = our_transfer_unit;
 	const struct our_stats *stats = &control->stats;
 	double elapsed = (double)(stats->end_ns - stats->start_ns) / 1e9;
 	double user = seconds_between(stats->usage_start.ru_utime,
@@ -134,17 +136,6 @@ void our_print_report(const struct our_control *control, const char *unit)
 	       transfers > 0 ? (user + system) * 1e6 / transfers : 0.0,
 	       unit);
 	our_print_completion_counters(control);
-	/* How many messages each ibv_post_send carried, and the flow-control
-	 * credits returned (by the agent; to the client), where a stage has
-	 * them. */
-	if (control->counters.send_posts > 0)
-		printf("%s: posting: %" PRIu64 " messages in %" PRIu64
-		       " ibv_post_send calls, %.2f messages per ibv_post_send, "
-		       "%" PRIu64 " credits returned\n",
-		       our_program_name, control->counters.send_wrs,
-		       control->counters.send_posts,
-		       (double)control->counters.send_wrs /
-			       (double)control->counters.send_posts,
-		       control->counters.credits);
+	our_print_exchange_counters(control);
 	fflush(stdout);
 }

@@ -47,10 +47,7 @@ void our_count_transfer(struct our_stats *stats, uint64_t bytes,
 
 struct our_control;
 
-/*
- * Print the end-of-run report on stdout; unit names one transfer, e.g.
- * "round trip" or "message".
- */
-void our_print_report(const struct our_control *control, const char *unit);
+/* Print the end-of-run report on stdout. */
+void our_print_report(const struct our_control *control);
 
 #endif

@@ -1,28 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * client.c - the ping-pong client: connect to a server, send count pings
- * of size bytes, wait for each pong, report.
+ * client.c - the client: connect to a server, run the exchange (count
+ * pings of size bytes, each awaiting its pong, in the ping stages), report.
  *
  * main() is the list of steps. Each step is one function of common/ with
  * its undo; the steps are undone in the reverse order of their set-up.
- * The same steps serve every ping stage: what a stage changes is the
- * pieces it is built from (see its Makefile).
+ * The same steps serve every stage: what a stage changes is the pieces it
+ * is built from (see its Makefile), the exchange among them.
  */
 #include <stdlib.h>
 
 #include "buffers.h"
 #include "cm_events.h"
 #include "connection.h"
-#include "ping.h"
-#include "posting.h"
+#include "exchange.h"
 #include "queue_pair.h"
-
-static const struct our_program program = {
-	.name = "client",
-	.purpose = "Send pings to a ping-pong server over RDMA and time them.",
-	.role = OUR_CLIENT,
-	.accepts = OUR_ACCEPTS_TRANSFER,
-};
 
 int main(int argc, char *argv[])
 {
@@ -31,7 +23,7 @@ int main(int argc, char *argv[])
 	enum our_parse_result parsed;
 	int status = EXIT_FAILURE;
 
-	parsed = our_parse_options(&program, argc, argv, &options);
+	parsed = our_parse_options(&our_client_program, argc, argv, &options);
 	if (parsed != OUR_OPTIONS_RUN)
 		return our_options_exit_status(parsed);
 	our_init_control(&control, &options);
@@ -46,18 +38,18 @@ int main(int argc, char *argv[])
 		goto out_destroy_id;
 	if (our_setup_buffers(&control))
 		goto out_unsetup_qp;
-	/* The first pong's receive is posted before anything is sent. */
-	if (our_post_recv(&control, 0))
+	/* Receives go up before anything can be sent to us. */
+	if (our_prepare_client(&control))
 		goto out_unsetup_buffers;
 	if (our_connect(&control))
 		goto out_unsetup_buffers;
 
 	our_start_clock(&control.stats);
-	if (our_ping(&control) == 0)
+	if (our_run_client(&control) == 0)
 		status = EXIT_SUCCESS;
 	our_stop_clock(&control.stats);
 	our_disconnect(&control);
-	our_print_report(&control, "round trip");
+	our_print_report(&control);
 
 out_unsetup_buffers:
 	our_unsetup_buffers(&control);

@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * server.c - the ping-pong server: a listener that waits for one client,
- * and the agent that answers it: each ping comes back as a pong.
+ * server.c - the server: a listener that waits for one client, and the
+ * agent that runs the exchange with it (in the ping stages, each ping
+ * comes back as a pong).
  *
- * main() is the list of steps, undone in the reverse order of set-up.
- * The server serves one client, then exits.
+ * main() is the list of steps, undone in the reverse order of set-up; the
+ * same steps serve every stage. The server serves one client, then exits.
  */
 #include <stdlib.h>
 
 #include "buffers.h"
 #include "cm_events.h"
 #include "connection.h"
-#include "ping.h"
-#include "posting.h"
+#include "exchange.h"
 #include "queue_pair.h"
-
-static const struct our_program program = {
-	.name = "server",
-	.purpose = "Answer one ping-pong client over RDMA, then exit.",
-	.role = OUR_SERVER,
-	.accepts = OUR_ACCEPTS_TRANSFER,
-};
 
 int main(int argc, char *argv[])
 {
@@ -30,7 +23,7 @@ int main(int argc, char *argv[])
 	enum our_parse_result parsed;
 	int status = EXIT_FAILURE;
 
-	parsed = our_parse_options(&program, argc, argv, &options);
+	parsed = our_parse_options(&our_server_program, argc, argv, &options);
 	if (parsed != OUR_OPTIONS_RUN)
 		return our_options_exit_status(parsed);
 	our_init_control(&control, &options);
@@ -47,18 +40,18 @@ int main(int argc, char *argv[])
 		goto out_unsetup_stats;
 	if (our_setup_buffers(&control))
 		goto out_unsetup_qp;
-	/* The first ping's receive is posted before we accept. */
-	if (our_post_recv(&control, 0))
+	/* Receives go up before we accept. */
+	if (our_prepare_agent(&control))
 		goto out_unsetup_buffers;
 	if (our_accept(&control))
 		goto out_unsetup_buffers;
 
 	our_start_clock(&control.stats);
-	if (our_pong(&control) == 0)
+	if (our_run_agent(&control) == 0)
 		status = EXIT_SUCCESS;
 	our_stop_clock(&control.stats);
 	our_disconnect(&control);
-	our_print_report(&control, "round trip");
+	our_print_report(&control);
 
 out_unsetup_buffers:
 	our_unsetup_buffers(&control);

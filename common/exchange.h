@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * exchange.h - what the client and the agent do once connected.
+ *
+ * Each program links exactly one piece that implements this header:
+ *   ping.c   ping-pong round trips (ping-sr-0 to ping-sr-4)
+ *   blast.c  a one-way stream with flow control (blast-sr-2)
+ * The client's and the server's steps (ping-sr-0/client.c and server.c)
+ * are the same for every stage; the exchange is one of the pieces.
+ */
+#ifndef OUR_EXCHANGE_H
+#define OUR_EXCHANGE_H
+
+#include "control.h"
+#include "options.h"
+
+/* How the client and the server present themselves to --help. */
+extern const struct our_program our_client_program;
+extern const struct our_program our_server_program;
+
+/* What one transfer is called in the report: "round trip", "message". */
+extern const char our_transfer_unit[];
+
+/*
+ * Client: post the receives that must be waiting before anything can
+ * arrive; called before rdma_connect. Returns 0, or -1 (reported).
+ */
+int our_prepare_client(struct our_control *control);
+
+/* Agent: the same, before rdma_accept. Returns 0, or -1 (reported). */
+int our_prepare_agent(struct our_control *control);
+
+/*
+ * Client and agent: the exchange itself, control->count transfers of
+ * control->size bytes. Returns 0, or -1 (reported).
+ */
+int our_run_client(struct our_control *control);
+int our_run_agent(struct our_control *control);
+
+/* Print, for -x, what the exchange counted (nothing for some). */
+void our_print_exchange_counters(const struct our_control *control);
+
+#endif
