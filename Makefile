@@ -10,7 +10,7 @@
 # they print the command to run). Each stage also builds on its own:
 # make -C ping-sr-0.
 
-STAGES = devices ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 tests
+STAGES = devices ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2 tests
 LAB = labs/lab
 
 .PHONY: all deps demo check lab install clean diff $(STAGES)

@@ -2,9 +2,24 @@
 /*
  * blast.c - a one-way stream of messages, with flow control by credits.
  *
- * The client posts as many messages as it has credits and free send
- * slots, chained into one ibv_post_send; the agent re-posts each receive
- * and returns the credits in batches. See blast.h for the protocol.
+ * The client streams control->count messages of control->size bytes to
+ * the agent, up to control->buffers (-b) of them in flight. Each message
+ * is a SEND with immediate data: its sequence number, so even a 1-byte
+ * message says where it belongs in the stream. With -v the client fills
+ * each message with the pattern of its number, and the agent checks the
+ * order and the content.
+ *
+ * Flow control: a credit is one receive posted at the agent. The agent
+ * posts the receives for the first min(buffers, count) messages before it
+ * accepts, and the client starts with that many credits: it knows both
+ * numbers, since it sent them. Each message spends a credit. The client
+ * posts as many messages as it has credits and free send slots, chained
+ * into one ibv_post_send. The agent posts each message's receive again
+ * while messages are still to come that have none, and returns those
+ * credits in batches, each a message of no bytes whose immediate data is
+ * the number of credits; the client keeps control->buffers empty receives
+ * posted for them. So no message ever arrives to find no receive
+ * waiting, whatever the count, size and buffers.
  *
  * The end. A side that hangs up (rdma_disconnect) moves its own queue
  * pair to the error state, flushing what it still has posted; the other
@@ -23,12 +38,14 @@
  * in") is flushed with no one polling for it.
  */
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <poll.h>
+#include <stdio.h>
 
-#include "blast.h"
 #include "buffers.h"
 #include "cm_events.h"
 #include "completions.h"
+#include "exchange.h"
 #include "posting.h"
 #include "report.h"
 
@@ -42,7 +59,7 @@ struct blast {
 	uint32_t posted;    /* messages posted */
 	uint32_t completed; /* ... whose send has completed */
 	uint32_t credits;   /* messages the agent has receives for */
-	uint64_t returned;  /* credits the agent has returned so far */
+	uint32_t returned;  /* credits the agent has returned so far */
 	bool all_in;        /* the agent has said it has every message */
 	uint64_t last_ns;   /* when the last send completed */
 };
@@ -56,6 +73,24 @@ struct drain {
 	uint32_t sending;    /* credit messages whose send has not completed */
 	uint64_t last_ns;    /* when the last message arrived */
 };
+
+const struct our_program our_client_program = {
+	.name = "client",
+	.purpose = "Stream messages to a blast server over RDMA, with flow "
+		   "control, and time them.",
+	.role = OUR_CLIENT,
+	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
+};
+
+const struct our_program our_server_program = {
+	.name = "server",
+	.purpose = "Take in one blast client's stream of messages over RDMA, "
+		   "then exit.",
+	.role = OUR_SERVER,
+	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
+};
+
+const char our_transfer_unit[] = "message";
 
 static uint32_t smaller(uint32_t a, uint32_t b)
 {
@@ -88,8 +123,9 @@ static void count_message(struct our_control *control, uint64_t *last_ns)
 	*last_ns = now;
 }
 
-int our_post_credit_receives(struct our_control *control)
+int our_prepare_client(struct our_control *control)
 {
+	/* The receives for the agent's credits, before it can send any. */
 	for (uint32_t slot = 0; slot < control->buffers; slot++) {
 		if (our_post_recv_empty(control, slot))
 			return -1;
@@ -97,8 +133,9 @@ int our_post_credit_receives(struct our_control *control)
 	return 0;
 }
 
-int our_post_message_receives(struct our_control *control)
+int our_prepare_agent(struct our_control *control)
 {
+	/* The receives for the first messages: the client's first credits. */
 	for (uint32_t slot = 0; slot < first_receives(control); slot++) {
 		if (our_post_recv(control, slot))
 			return -1;
@@ -180,7 +217,13 @@ static int take_credits(struct our_control *control, struct blast *blast,
 	return 0;
 }
 
-int our_blast(struct our_control *control)
+/*
+ * Client: stream the messages, and return once every send has completed
+ * and the agent has said that every message is in: then, and only then,
+ * may the client hang up. Each message counts with the time since the
+ * previous send completed.
+ */
+int our_run_client(struct our_control *control)
 {
 	struct blast blast = {
 		.credits = first_receives(control),
@@ -293,7 +336,12 @@ static void await_hang_up(struct our_control *control)
 	our_trace(1, "%s has not hung up", control->peer_name);
 }
 
-int our_drain(struct our_control *control)
+/*
+ * Agent: take the messages in and return the credits; once every message
+ * is in, say so and wait for the client to hang up. Each message counts
+ * with the time since the previous one arrived.
+ */
+int our_run_agent(struct our_control *control)
 {
 	struct drain drain = {
 		.posted = first_receives(control),
@@ -318,4 +366,20 @@ int our_drain(struct our_control *control)
 		return -1;
 	await_hang_up(control);
 	return 0;
+}
+
+void our_print_exchange_counters(const struct our_control *control)
+{
+	const struct our_counters *counters = &control->counters;
+	double per_post = 0;
+
+	if (counters->send_posts > 0)
+		per_post = (double)counters->send_wrs /
+			   (double)counters->send_posts;
+	/* The client's credits came back to it; the agent's went out. */
+	printf("%s: posting: %" PRIu64 " messages in %" PRIu64
+	       " ibv_post_send calls, %.2f messages per ibv_post_send, "
+	       "%" PRIu64 " credits returned\n",
+	       our_program_name, counters->send_wrs, counters->send_posts,
+	       per_post, counters->credits);
 }

@@ -12,6 +12,17 @@ LIMIT=${OUR_TEST_LIMIT:-60}
 # Each test takes fresh ports so no run meets the last one's leftovers.
 PORT=${OUR_TEST_PORT:-20000}
 
+# Where there are two CPUs or more, the server runs on the first and the
+# client on the second: two busy-polling programs left to share one CPU
+# make an emulated lab crawl.
+if [ "$(nproc)" -ge 2 ]; then
+	ON_SERVER_CPU=(taskset -c 0)
+	ON_CLIENT_CPU=(taskset -c 1)
+else
+	ON_SERVER_CPU=()
+	ON_CLIENT_CPU=()
+fi
+
 VALGRIND=(valgrind --quiet --error-exitcode=99 --leak-check=full
 	--show-leak-kinds=definite,indirect
 	--errors-for-leak-kinds=definite,indirect
@@ -86,7 +97,8 @@ start_server() {
 	local wrapper=()
 
 	[ "${OUR_UNDER_VALGRIND:-}" = 1 ] && wrapper=("${VALGRIND[@]}")
-	timeout -k 5 "$LIMIT" "${wrapper[@]}" "$KIT/$stage/server" \
+	timeout -k 5 "$LIMIT" "${ON_SERVER_CPU[@]}" "${wrapper[@]}" \
+		"$KIT/$stage/server" \
 		-a "$ADDR" -p "$PORT" "$@" >"$WORK/server.out" 2>&1 &
 	SERVER_PID=$!
 	wait_listening "$PORT" "$LIMIT" || {
@@ -111,7 +123,8 @@ run_client() {
 	local wrapper=()
 
 	[ "${OUR_UNDER_VALGRIND:-}" = 1 ] && wrapper=("${VALGRIND[@]}")
-	timeout -k 5 "$LIMIT" "${wrapper[@]}" "$KIT/$stage/client" \
+	timeout -k 5 "$LIMIT" "${ON_CLIENT_CPU[@]}" "${wrapper[@]}" \
+		"$KIT/$stage/client" \
 		-a "$ADDR" -p "$PORT" "$@" >"$WORK/client.out" 2>&1
 	CLIENT_STATUS=$?
 }
@@ -122,8 +135,8 @@ start_client() {
 	local stage=$1
 	shift
 
-	timeout -k 5 "$LIMIT" "$KIT/$stage/client" -a "$ADDR" -p "$PORT" \
-		"$@" >"$WORK/client.out" 2>&1 &
+	timeout -k 5 "$LIMIT" "${ON_CLIENT_CPU[@]}" "$KIT/$stage/client" \
+		-a "$ADDR" -p "$PORT" "$@" >"$WORK/client.out" 2>&1 &
 	CLIENT_PID=$!
 }
 

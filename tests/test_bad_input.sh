@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # The stages whose programs take the ping-pong command line.
-STAGES=${OUR_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4}
+STAGES=${OUR_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2}
 
 # refused STATUS REGEX PROGRAM ARGS...: PROGRAM ARGS exits with STATUS
 # within 10 seconds and says REGEX.

@@ -6,7 +6,7 @@
 # within 5 seconds.
 . "$(dirname "$0")/lib.sh"
 
-WATCHING_STAGES=${OUR_DISCONNECT_STAGES:-ping-sr-2 ping-sr-3 ping-sr-4}
+WATCHING_STAGES=${OUR_DISCONNECT_STAGES:-ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2}
 # Long enough that the run is still going when a side is killed.
 LONG_RUN=(-c 1000000 -s 64)
 

@@ -4,7 +4,7 @@
 # misuse, in a whole run and when the peer dies mid-run.
 . "$(dirname "$0")/lib.sh"
 
-STAGES=${OUR_THREAD_STAGES:-ping-sr-2 ping-sr-3}
+STAGES=${OUR_THREAD_STAGES:-ping-sr-2 ping-sr-3 blast-sr-2}
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
 HELGRIND=(valgrind --tool=helgrind --error-exitcode=99 -q)
 

@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# blast-sr-2: the client streams messages with -b in flight, the agent
+# returns credits. Every run is verified (order and content) and must end
+# with no receiver-not-ready: the connection allows no RNR retries, so one
+# would fail the run, and the device's RNR counters must not move.
+. "$(dirname "$0")/lib.sh"
+
+STAGE=blast-sr-2
+# A long run with one buffer needs both sides to run at once for every
+# message: in the emulated lab on a busy host that can take minutes.
+LIMIT=${OUR_BLAST_LIMIT:-600}
+# Messages per run at 4 KiB and below.
+SMALL_COUNT=${OUR_BLAST_SMALL_COUNT:-100000}
+NUMBER='[0-9]+\.[0-9]+'
+
+# rnr_events: receiver-not-ready NAKs the device sent and received, and
+# RNR retries it gave up on, added up (0 where there are no counters).
+rnr_events() {
+	rdma statistic show link "$DEVICE/1" 2>/dev/null | awk '
+		{
+			for (i = 1; i < NF; i++)
+				if ($i ~ /^(rcvd|send)_rnr_err$/ ||
+				    $i == "retry_rnr_exceeded_err")
+					sum += $(i + 1)
+		}
+		END { print sum + 0 }'
+}
+
+# blast_verified BUFFERS SIZE COUNT: a verified blast; both sides end well,
+# report COUNT messages, and no receiver was ever found not ready.
+blast_verified() {
+	require_rdma || return
+	local buffers=$1 size=$2 count=$3 before start=$SECONDS
+
+	before=$(rnr_events)
+	start_server "$STAGE" -v || return
+	run_client "$STAGE" -v -x -b "$buffers" -s "$size" -c "$count"
+	wait_server
+	assertEquals "client exit status; $(cat "$WORK/client.out")" \
+		0 "$CLIENT_STATUS"
+	assertEquals "server exit status; $(cat "$WORK/server.out")" \
+		0 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" \
+		"^client: $count messages of $size bytes in $NUMBER s\$"
+	assert_output "$WORK/server.out" \
+		"^server: $count messages of $size bytes in $NUMBER s\$"
+	assertEquals "receiver-not-ready events" "$before" "$(rnr_events)"
+	# The figures, for whoever reads the run.
+	echo "  -b $buffers -s $size -c $count: $((SECONDS - start)) s;" \
+		"$(sed -n 's/^client: rate: //p' "$WORK/client.out")"
+}
+
+test_1_byte_1_buffer() {
+	blast_verified 1 1 "$SMALL_COUNT"
+}
+
+test_1_byte_4_buffers() {
+	blast_verified 4 1 "$SMALL_COUNT"
+}
+
+test_1_byte_16_buffers() {
+	blast_verified 16 1 "$SMALL_COUNT"
+}
+
+test_4_kib_1_buffer() {
+	blast_verified 1 4096 "$SMALL_COUNT"
+}
+
+test_4_kib_4_buffers() {
+	blast_verified 4 4096 "$SMALL_COUNT"
+}
+
+test_4_kib_16_buffers() {
+	blast_verified 16 4096 "$SMALL_COUNT"
+}
+
+# The larger sizes: about 128 MB a run, a few seconds in the lab.
+test_64_kib_1_buffer() {
+	blast_verified 1 65536 2000
+}
+
+test_64_kib_4_buffers() {
+	blast_verified 4 65536 2000
+}
+
+test_64_kib_16_buffers() {
+	blast_verified 16 65536 2000
+}
+
+test_1_mib_1_buffer() {
+	blast_verified 1 1048576 120
+}
+
+test_1_mib_4_buffers() {
+	blast_verified 4 1048576 120
+}
+
+test_1_mib_16_buffers() {
+	blast_verified 16 1048576 120
+}
+
+# Fewer messages than buffers: the agent's first receives are all the
+# client needs, and no credit comes back.
+test_fewer_messages_than_buffers() {
+	blast_verified 16 100 3
+	assert_output "$WORK/client.out" " 0 credits returned\$"
+	PORT=$((PORT + 1))
+	blast_verified 64 1 1
+}
+
+test_statistics() {
+	require_rdma || return
+	local count=20000 buffers=16 out=$WORK/client.out per_post credits
+
+	start_server "$STAGE" -x || return
+	run_client "$STAGE" -x -b "$buffers" -s 512 -c "$count"
+	wait_server
+	assertEquals "client exit status; $(cat "$out")" 0 "$CLIENT_STATUS"
+	assertEquals "server exit status; $(cat "$WORK/server.out")" \
+		0 "$SERVER_STATUS"
+	assert_output "$out" "^client: rate: $NUMBER messages/s, $NUMBER MB/s, $NUMBER Gb/s\$"
+	assert_output "$out" "^client: cpu: user $NUMBER s, system $NUMBER s, utilization $NUMBER%, $NUMBER us per message\$"
+	assert_output "$out" "^client: busy polling: [0-9]+ ibv_poll_cq calls"
+	assert_output "$out" "^client: latency us: min $NUMBER median"
+	assert_output "$WORK/server.out" \
+		"^server: rate: $NUMBER messages/s, $NUMBER MB/s"
+	# Every message beyond the agent's first receives is paid for by a
+	# credit; the agent sends its credits one message per post.
+	credits=$((count - buffers))
+	assert_output "$out" "^client: posting: $count messages in [0-9]+ ibv_post_send calls, $NUMBER messages per ibv_post_send, $credits credits returned\$"
+	assert_output "$WORK/server.out" "^server: posting: [0-9]+ messages in [0-9]+ ibv_post_send calls, 1\\.00 messages per ibv_post_send, $credits credits returned\$"
+	# With 16 in flight the client chains its messages.
+	per_post=$(sed -n 's/.* \([0-9.]*\) messages per ibv_post_send.*/\1/p' \
+		"$out")
+	assertTrue "messages per ibv_post_send $per_post should be above 1" \
+		"awk 'BEGIN { exit !($per_post > 1) }'"
+	echo "  $(grep -E '^client: (rate|posting)' "$out" | tr '\n' ' ')"
+}
+
+test_agent_adopts_the_clients_buffers() {
+	require_rdma || return
+	start_server "$STAGE" -t -b 1 -c 5 -s 10 || return
+	run_client "$STAGE" -b 8 -c 40 -s 100 -v
+	wait_server
+	assertEquals "client exit status; $(cat "$WORK/client.out")" \
+		0 "$CLIENT_STATUS"
+	assertEquals "server exit status; $(cat "$WORK/server.out")" \
+		0 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" \
+		"adopting the client's count 40, size 100, buffers 8"
+	assert_output "$WORK/server.out" "^server: 40 messages of 100 bytes"
+}
+
+test_buffers_out_of_range_are_refused() {
+	local bad
+
+	for bad in 0 65 abc; do
+		run_program "$KIT/$STAGE/client" -a 127.0.0.1 -b "$bad"
+		assertEquals "-b $bad: exit status" 2 "$STATUS"
+		assert_output "$WORK/program.out" "buffers must be 1 to 64"
+	done
+	run_program "$KIT/$STAGE/client" -h
+	assert_output "$WORK/program.out" \
+		"-b, --buffers=N +messages in flight, 1 to 64 \\(default 4\\)"
+}
+
+# start_long_blast: a server and a client in the middle of a long run;
+# sets SERVER_REAL and CLIENT_REAL, the programs' own pids.
+start_long_blast() {
+	start_server "$STAGE" || return 1
+	start_client "$STAGE" -c 10000000 -s 64 -b 16
+	SERVER_REAL=$(program_pid "$SERVER_PID")
+	CLIENT_REAL=$(program_pid "$CLIENT_PID")
+	sleep 2
+	if ! kill -0 "$CLIENT_REAL" 2>/dev/null ||
+		! kill -0 "$SERVER_REAL" 2>/dev/null; then
+		fail "the run ended too early: $(cat "$WORK"/*.out)"
+		return 1
+	fi
+}
+
+# A side that dies mid-stream: the survivor sees the disconnect through
+# its CM thread, says so, and exits within 5 seconds.
+test_agent_sees_the_client_die() {
+	require_rdma || return
+	start_long_blast || return
+	kill -9 "$CLIENT_REAL"
+	assertTrue "the agent should exit within 5 s" \
+		"ends_within 5 $SERVER_REAL"
+	wait_server
+	assertEquals "agent status; $(cat "$WORK/server.out")" \
+		1 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" \
+		"^server: .*(disconnected while we waited|receive failed)"
+	wait "$CLIENT_PID" 2>/dev/null
+	CLIENT_PID=
+}
+
+test_client_sees_the_server_die() {
+	require_rdma || return
+	local status
+
+	start_long_blast || return
+	kill -9 "$SERVER_REAL"
+	assertTrue "the client should exit within 5 s" \
+		"ends_within 5 $CLIENT_REAL"
+	wait "$CLIENT_PID"
+	status=$?
+	CLIENT_PID=
+	assertEquals "client status; $(cat "$WORK/client.out")" 1 "$status"
+	assert_output "$WORK/client.out" \
+		"^client: .*(disconnected while we waited|send failed)"
+	wait_server
+}
+
+# One short verified run of each side under valgrind memcheck.
+test_under_valgrind() {
+	require_rdma || return
+	local LIMIT=${OUR_VALGRIND_LIMIT:-300} side
+
+	OUR_UNDER_VALGRIND=1 start_server "$STAGE" -v -x || return
+	OUR_UNDER_VALGRIND=1 run_client "$STAGE" -v -x -b 4 -c 300 \
+		-s 1000
+	wait_server
+	assertEquals "client exit status; $(cat "$WORK/client.out")" \
+		0 "$CLIENT_STATUS"
+	assertEquals "server exit status; $(cat "$WORK/server.out")" \
+		0 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" "^client: 300 messages of 1000 bytes"
+	assert_output "$WORK/server.out" "^server: 300 messages of 1000 bytes"
+	for side in client server; do
+		if grep -q '^==[0-9]*== ' "$WORK/$side.out"; then
+			fail "valgrind on the $side: $(grep '^==[0-9]*== ' \
+				"$WORK/$side.out" | head -n 40)"
+		fi
+	done
+}
+
+. shunit2
