@@ -10,14 +10,16 @@
 # they print the command to run). Each stage also builds on its own:
 # make -C ping-sr-0.
 
-STAGES = devices ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2 tests
+# The folders with programs to install; tests/ builds a test client too.
+STAGES = devices ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
+BUILT = $(STAGES) tests
 LAB = labs/lab
 
-.PHONY: all deps demo check lab install clean diff $(STAGES)
+.PHONY: all deps demo check lab install clean diff $(BUILT)
 
-all: $(STAGES)
+all: $(BUILT)
 
-$(STAGES):
+$(BUILT):
 	$(MAKE) -C $@
 
 deps:
@@ -43,4 +45,4 @@ install: all
 	for stage in $(STAGES); do $(MAKE) -C $$stage install || exit 1; done
 
 clean:
-	for stage in $(STAGES); do $(MAKE) -C $$stage clean || exit 1; done
+	for stage in $(BUILT); do $(MAKE) -C $$stage clean || exit 1; done
