@@ -195,6 +195,15 @@ ping_pong() {
 		0 "$SERVER_STATUS"
 }
 
+# assert_valgrind_clean FILE: valgrind (memcheck, helgrind) printed
+# nothing into FILE: no error, no leak.
+assert_valgrind_clean() {
+	if grep -q '^==[0-9]*== ' "$1"; then
+		fail "valgrind reported in $(basename "$1"): $(grep '^==[0-9]*== ' "$1" | head -n 40)"
+	fi
+	return 0
+}
+
 # assert_output FILE REGEX: FILE has a line matching the extended REGEX.
 assert_output() {
 	grep -Eq -- "$2" "$1" ||

@@ -229,12 +229,8 @@ test_under_valgrind() {
 		0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" "^client: 300 messages of 1000 bytes"
 	assert_output "$WORK/server.out" "^server: 300 messages of 1000 bytes"
-	for side in client server; do
-		if grep -q '^==[0-9]*== ' "$WORK/$side.out"; then
-			fail "valgrind on the $side: $(grep '^==[0-9]*== ' \
-				"$WORK/$side.out" | head -n 40)"
-		fi
-	done
+	assert_valgrind_clean "$WORK/client.out"
+	assert_valgrind_clean "$WORK/server.out"
 }
 
 . shunit2

@@ -31,13 +31,6 @@ ping_pong_verified() {
 		"^server: $1 round trips of $2 bytes in [0-9.]+ s\$"
 }
 
-# assert_valgrind_clean FILE: valgrind printed nothing into FILE.
-assert_valgrind_clean() {
-	if grep -q '^==[0-9]*== ' "$1"; then
-		fail "valgrind reported: $(grep '^==[0-9]*== ' "$1" | head -n 40)"
-	fi
-}
-
 # wait_connected SECONDS: wait until the client's id on $PORT is
 # connected, that is, until the run has begun.
 wait_connected() {

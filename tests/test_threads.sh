@@ -8,13 +8,6 @@ STAGES=${OUR_THREAD_STAGES:-ping-sr-2 ping-sr-3 blast-sr-2}
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
 HELGRIND=(valgrind --tool=helgrind --error-exitcode=99 -q)
 
-# assert_helgrind_clean FILE: helgrind printed nothing.
-assert_helgrind_clean() {
-	if grep -q '^==[0-9]*== ' "$1"; then
-		fail "helgrind reported: $(grep '^==[0-9]*== ' "$1" | head -n 40)"
-	fi
-}
-
 test_whole_run_under_helgrind() {
 	require_rdma || return
 	local stage
@@ -30,8 +23,8 @@ test_whole_run_under_helgrind() {
 		wait_server
 		assertEquals "$stage server; $(cat "$WORK/server.out")" \
 			0 "$SERVER_STATUS"
-		assert_helgrind_clean "$WORK/client.out"
-		assert_helgrind_clean "$WORK/server.out"
+		assert_valgrind_clean "$WORK/client.out"
+		assert_valgrind_clean "$WORK/server.out"
 		PORT=$((PORT + 1))
 	done
 }
@@ -53,7 +46,7 @@ test_disconnect_under_helgrind() {
 		assertEquals "$stage server; $(cat "$WORK/server.out")" \
 			1 "$SERVER_STATUS"
 		assert_output "$WORK/server.out" "disconnected while we waited"
-		assert_helgrind_clean "$WORK/server.out"
+		assert_valgrind_clean "$WORK/server.out"
 		wait "$CLIENT_PID" 2>/dev/null
 		CLIENT_PID=
 		PORT=$((PORT + 1))

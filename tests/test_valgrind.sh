@@ -8,13 +8,6 @@ STAGES=${OUR_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-
 # valgrind is slow in the emulated lab: allow it time.
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
 
-# valgrind_clean FILE: valgrind printed no error and exited 0.
-assert_valgrind_clean() {
-	if grep -q '^==[0-9]*== ' "$1"; then
-		fail "valgrind reported: $(grep '^==[0-9]*== ' "$1" | head -n 40)"
-	fi
-}
-
 test_ping_pong_under_valgrind() {
 	require_rdma || return
 	local stage
