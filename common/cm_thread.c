@@ -73,8 +73,9 @@ int our_await_cm_event(struct our_control *control, int ret,
 
 	if (expected == RDMA_CM_EVENT_DISCONNECTED &&
 	    control->cm_thread_started) {
-		/* The thread takes the event and ends on it. */
-		if (ret && !atomic_load(&control->disconnected))
+		/* The thread takes the event and ends on it. A failure after
+		 * the peer has gone is expected: it is not reported. */
+		if (ret == 0 || !atomic_load(&control->disconnected))
 			our_verb_failed(ret, "%s %s", verb, control->peer_name);
 		for (int waited = 0; waited < OUR_DISCONNECT_WAIT_MS &&
 				     !atomic_load(&control->disconnected);
