@@ -165,55 +165,6 @@ test_buffers_out_of_range_are_refused() {
 		"-b, --buffers=N +messages in flight, 1 to 64 \\(default 4\\)"
 }
 
-# start_long_blast: a server and a client in the middle of a long run;
-# sets SERVER_REAL and CLIENT_REAL, the programs' own pids.
-start_long_blast() {
-	start_server "$STAGE" || return 1
-	start_client "$STAGE" -c 10000000 -s 64 -b 16
-	SERVER_REAL=$(program_pid "$SERVER_PID")
-	CLIENT_REAL=$(program_pid "$CLIENT_PID")
-	sleep 2
-	if ! kill -0 "$CLIENT_REAL" 2>/dev/null ||
-		! kill -0 "$SERVER_REAL" 2>/dev/null; then
-		fail "the run ended too early: $(cat "$WORK"/*.out)"
-		return 1
-	fi
-}
-
-# A side that dies mid-stream: the survivor sees the disconnect through
-# its CM thread, says so, and exits within 5 seconds.
-test_agent_sees_the_client_die() {
-	require_rdma || return
-	start_long_blast || return
-	kill -9 "$CLIENT_REAL"
-	assertTrue "the agent should exit within 5 s" \
-		"ends_within 5 $SERVER_REAL"
-	wait_server
-	assertEquals "agent status; $(cat "$WORK/server.out")" \
-		1 "$SERVER_STATUS"
-	assert_output "$WORK/server.out" \
-		"^server: .*(disconnected while we waited|receive failed)"
-	wait "$CLIENT_PID" 2>/dev/null
-	CLIENT_PID=
-}
-
-test_client_sees_the_server_die() {
-	require_rdma || return
-	local status
-
-	start_long_blast || return
-	kill -9 "$SERVER_REAL"
-	assertTrue "the client should exit within 5 s" \
-		"ends_within 5 $CLIENT_REAL"
-	wait "$CLIENT_PID"
-	status=$?
-	CLIENT_PID=
-	assertEquals "client status; $(cat "$WORK/client.out")" 1 "$status"
-	assert_output "$WORK/client.out" \
-		"^client: .*(disconnected while we waited|send failed)"
-	wait_server
-}
-
 # One short verified run of each side under valgrind memcheck.
 test_under_valgrind() {
 	require_rdma || return

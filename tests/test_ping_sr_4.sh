@@ -149,31 +149,6 @@ test_client_and_server_run_one_thread_each() {
 	assertEquals "threads of the client" 1 "$client_threads"
 }
 
-test_agent_sees_the_client_die() {
-	require_rdma || return
-	start_long_run || return
-	kill -9 "$CLIENT_REAL"
-	exits_within 5 "$SERVER_REAL" "the agent"
-	wait_server
-	assertEquals "agent status; $(cat "$WORK/server.out")" \
-		1 "$SERVER_STATUS"
-	assert_output "$WORK/server.out" \
-		"^server: $ADDR:[0-9]+ $DISCONNECTED\$"
-	wait_client
-}
-
-test_client_sees_the_server_die() {
-	require_rdma || return
-	start_long_run || return
-	kill -9 "$SERVER_REAL"
-	exits_within 5 "$CLIENT_REAL" "the client"
-	wait_client
-	assertEquals "client status; $(cat "$WORK/client.out")" \
-		1 "$CLIENT_STATUS"
-	assert_output "$WORK/client.out" "^client: $ADDR:$PORT $DISCONNECTED\$"
-	wait_server
-}
-
 test_ping_pong_under_valgrind() {
 	require_rdma || return
 	LIMIT=$VALGRIND_LIMIT OUR_UNDER_VALGRIND=1 \
