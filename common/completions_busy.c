@@ -14,7 +14,6 @@
 #include "connection.h"
 #include "posting.h"
 #include "report.h"
-#include "stats.h"
 
 int our_setup_completions(struct our_control *control)
 {
