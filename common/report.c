@@ -59,8 +59,8 @@ static void trace_or_report(bool failed, int err, const char *result,
 
 bool our_verb_failed(int ret, const char *fmt, ...)
 {
-	/* rdma_* verbs return -1 with errno, ibv_* verbs the error itself. */
-	int err = ret > 0 ? ret : errno;
+	/* Saved first: printing may change errno, and callers look at it. */
+	int err = errno;
 	char result[16];
 	va_list args;
 
@@ -68,6 +68,21 @@ bool our_verb_failed(int ret, const char *fmt, ...)
 	va_start(args, fmt);
 	trace_or_report(ret != 0, err, result, fmt, args);
 	va_end(args);
+	errno = err;
+	return ret != 0;
+}
+
+bool our_verb_error(int ret, const char *fmt, ...)
+{
+	int saved = errno;
+	char result[16];
+	va_list args;
+
+	snprintf(result, sizeof(result), "%d", ret);
+	va_start(args, fmt);
+	trace_or_report(ret != 0, ret < 0 ? -ret : ret, result, fmt, args);
+	va_end(args);
+	errno = saved;
 	return ret != 0;
 }
 
@@ -80,6 +95,7 @@ bool our_verb_null(const void *pointer, const char *fmt, ...)
 	trace_or_report(pointer == NULL, err, pointer ? "ok" : "NULL", fmt,
 			args);
 	va_end(args);
+	errno = err;
 	return pointer == NULL;
 }
 

@@ -24,11 +24,18 @@ void our_error(const char *fmt, ...) OUR_FORMAT(1, 2);
 void our_trace(int level, const char *fmt, ...) OUR_FORMAT(2, 3);
 
 /*
- * Trace a verb that returns an int and report it when it failed.
- * rdma_* verbs return -1 and set errno; ibv_* verbs return the error
- * number itself: both are understood. Returns true when ret is not 0.
+ * Trace a verb that returns -1 and sets errno on failure (the rdma_* verbs,
+ * ibv_get_cq_event, system calls) and report it when it failed. Returns
+ * true when ret is not 0. errno is left as the verb left it.
  */
 bool our_verb_failed(int ret, const char *fmt, ...) OUR_FORMAT(2, 3);
+
+/*
+ * The same for a verb that returns the error number itself (most ibv_*
+ * verbs, pthread functions). ibv_post_send and ibv_post_recv return it
+ * positive or negative, depending on the provider: both are understood.
+ */
+bool our_verb_error(int ret, const char *fmt, ...) OUR_FORMAT(2, 3);
 
 /* The same for a verb that returns a pointer, NULL with errno on failure. */
 bool our_verb_null(const void *result, const char *fmt, ...) OUR_FORMAT(2, 3);
