@@ -3,11 +3,12 @@
  * blast.c - a one-way stream of messages, with flow control by credits.
  *
  * The client streams control->count messages of control->size bytes to
- * the agent, up to control->buffers (-b) of them in flight. Each message
- * is a SEND with immediate data: its sequence number, so even a 1-byte
- * message says where it belongs in the stream. With -v the client fills
- * each message with the pattern of its number, and the agent checks the
- * order and the content.
+ * the agent (or as many as its -D allows), up to control->buffers (-b) of
+ * them in flight. Every message is a plain SEND into a receive with one
+ * scatter-gather element: the operations that InfiniBand, RoCE and iWARP
+ * all support. With -v the client fills each message with the pattern of
+ * its number, and the agent checks it: RC delivers in order, so message n
+ * must carry pattern n.
  *
  * Flow control: a credit is one receive posted at the agent. The agent
  * posts the receives for the first min(buffers, count) messages before it
@@ -16,31 +17,32 @@
  * posts as many messages as it has credits and free send slots, chained
  * into one ibv_post_send. The agent posts each message's receive again
  * while messages are still to come that have none, and returns those
- * credits in batches, each a message of no bytes whose immediate data is
- * the number of credits; the client keeps control->buffers empty receives
- * posted for them. So no message ever arrives to find no receive
- * waiting, whatever the count, size and buffers.
+ * credits in batches: a 4-byte message, the number of credits in network
+ * byte order. The client keeps control->buffers receives posted for them.
+ * So no message ever arrives to find no receive waiting, whatever the
+ * count, size and buffers.
  *
  * The end. A side that hangs up (rdma_disconnect) moves its own queue
  * pair to the error state, flushing what it still has posted; the other
  * side's CM thread flags the disconnect, and a wait for a completion
- * then ends in an error once OUR_DISCONNECT_GRACE_MS have passed. Each
- * side's last completion is caused by the other side and may be polled
- * after the other side has seen its own last one: a side that hung up as
- * soon as it was done would leave the other to the grace period. So:
+ * then ends once OUR_GRACE_MS have passed. Each side's last completion is
+ * caused by the other side and may be polled after the other side has
+ * seen its own last one: a side that hung up as soon as it was done would
+ * leave the other to the grace period. So, in a run with a count:
  *   - the agent, once every message is in and its credit messages have
  *     completed, sends a last credit message with no credits: "all in";
  *   - the client stops once its sends have all completed and "all in"
  *     has come, and hangs up; the agent is polling for nothing by then;
  *   - the agent waits for that hang-up, then disconnects in its turn.
- * The agent posts exactly count receives, so none is left over; what is
- * still posted at the end (the client's empty receives, the send of "all
- * in") is flushed with no one polling for it.
+ * In a timed run, or one that Ctrl-C ends, the client stops posting, waits
+ * until its sends in flight have completed (the agent has them all) and
+ * hangs up; the agent, which has no count, ends the run there.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "buffers.h"
 #include "cm_events.h"
@@ -53,6 +55,9 @@
 #define OUR_ALL_IN 0u
 /* How long the agent waits for the client to hang up, in milliseconds. */
 #define OUR_HANG_UP_WAIT_MS 5000
+
+/* A credit message: how many receives the agent has posted again. */
+typedef uint32_t our_credits; /* in network byte order on the wire */
 
 /* What the client keeps track of while it streams. */
 struct blast {
@@ -71,6 +76,7 @@ struct drain {
 	uint32_t unreturned; /* re-posted receives the client has no credit
 			      * for yet */
 	uint32_t sending;    /* credit messages whose send has not completed */
+	uint32_t sent;       /* credit messages posted, in all */
 	uint64_t last_ns;    /* when the last message arrived */
 };
 
@@ -80,6 +86,7 @@ const struct our_program our_client_program = {
 		   "control, and time them.",
 	.role = OUR_CLIENT,
 	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
+	.timed = &our_cm_sees_hang_up,
 };
 
 const struct our_program our_server_program = {
@@ -98,9 +105,11 @@ static uint32_t smaller(uint32_t a, uint32_t b)
 }
 
 /* The receives the agent posts before it accepts: the client's first
- * credits. */
+ * credits. A run with no count may go on for ever: all the buffers. */
 static uint32_t first_receives(const struct our_control *control)
 {
+	if (control->count == 0)
+		return control->buffers;
 	return smaller(control->buffers, control->count);
 }
 
@@ -123,11 +132,26 @@ static void count_message(struct our_control *control, uint64_t *last_ns)
 	*last_ns = now;
 }
 
+struct our_buffer_plan our_client_buffers(const struct our_control *control)
+{
+	/* A slot per message in flight; a small one per credit message. */
+	return (struct our_buffer_plan){ control->buffers, control->size,
+					 control->buffers,
+					 sizeof(our_credits) };
+}
+
+struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+{
+	return (struct our_buffer_plan){ control->buffers,
+					 sizeof(our_credits),
+					 control->buffers, control->size };
+}
+
 int our_prepare_client(struct our_control *control)
 {
 	/* The receives for the agent's credits, before it can send any. */
 	for (uint32_t slot = 0; slot < control->buffers; slot++) {
-		if (our_post_recv_empty(control, slot))
+		if (our_post_recv(control, slot))
 			return -1;
 	}
 	return 0;
@@ -145,9 +169,9 @@ int our_prepare_agent(struct our_control *control)
 
 /*
  * Client: post as many messages as we have credits and free send slots
- * for, in one chain. The slots are used in turn: sends complete in the
- * order they were posted, so the slot of message n is free once message
- * n - buffers has completed.
+ * for, in one chain; no more than the count, where there is one. The
+ * slots are used in turn: sends complete in the order they were posted,
+ * so the slot of message n is free once message n - buffers has completed.
  */
 static int post_messages(struct our_control *control, struct blast *blast)
 {
@@ -156,10 +180,11 @@ static int post_messages(struct our_control *control, struct blast *blast)
 	uint32_t n = control->buffers - in_flight;
 
 	n = smaller(n, blast->credits);
-	n = smaller(n, control->count - blast->posted);
+	if (control->count)
+		n = smaller(n, control->count - blast->posted);
 	if (n == 0)
 		return 0;
-	if (control->options->verify) {
+	if (control->verify) {
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t slot = (first_slot + i) % control->buffers;
 
@@ -167,9 +192,7 @@ static int post_messages(struct our_control *control, struct blast *blast)
 				      control->size, blast->posted + i);
 		}
 	}
-	/* Each message carries its sequence number as immediate data. */
-	if (our_post_send_imm_run(control, first_slot, n, control->size,
-				  blast->posted))
+	if (our_post_send_run(control, first_slot, n, control->size))
 		return -1;
 	blast->posted += n;
 	blast->credits -= n;
@@ -180,23 +203,30 @@ static int post_messages(struct our_control *control, struct blast *blast)
 static int take_credits(struct our_control *control, struct blast *blast,
 			const struct ibv_wc *wc)
 {
-	uint32_t owed = control->count - first_receives(control) -
-			blast->returned;
+	uint32_t slot = our_wr_slot(wc->wr_id);
+	/* Each credit pays for a message that arrived: no more can come
+	 * back than we posted, nor, with a count, than it leaves owed. */
+	uint32_t most = control->count ?
+				control->count - first_receives(control) :
+				blast->posted;
+	uint32_t owed = most - blast->returned;
+	our_credits wire;
 	uint32_t credits;
 
-	if (!(wc->wc_flags & IBV_WC_WITH_IMM)) {
-		our_error("a message from %s carries no credits",
-			  control->peer_name);
+	if (wc->byte_len != sizeof(wire)) {
+		our_error("a credit message from %s has %u bytes, not %zu",
+			  control->peer_name, wc->byte_len, sizeof(wire));
 		return -1;
 	}
-	credits = ntohl(wc->imm_data);
+	memcpy(&wire, our_slot(&control->recv, slot), sizeof(wire));
+	credits = ntohl(wire);
 	if (credits > owed) {
 		our_error("%s returned %u credits, more than the %u it owes us",
 			  control->peer_name, credits, owed);
 		return -1;
 	}
 	if (credits == OUR_ALL_IN) {
-		if (owed > 0) {
+		if (owed > 0 || control->count == 0) {
 			our_error("%s says every message is in, but it still "
 				  "owes us %u credits",
 				  control->peer_name, owed);
@@ -209,7 +239,7 @@ static int take_credits(struct our_control *control, struct blast *blast,
 	our_trace(2, "%u credits from %s", credits, control->peer_name);
 	/* The receive goes up again before the credits are spent: the
 	 * credits that the messages they pay for earn back come into it. */
-	if (our_post_recv_empty(control, our_wr_slot(wc->wr_id)))
+	if (our_post_recv(control, slot))
 		return -1;
 	blast->credits += credits;
 	blast->returned += credits;
@@ -218,10 +248,10 @@ static int take_credits(struct our_control *control, struct blast *blast,
 }
 
 /*
- * Client: stream the messages, and return once every send has completed
- * and the agent has said that every message is in: then, and only then,
- * may the client hang up. Each message counts with the time since the
- * previous send completed.
+ * Client: stream the messages while the run goes on. Return once every
+ * send has completed and, after a whole counted run, the agent has said
+ * that every message is in: then, and only then, may the client hang up.
+ * Each message counts with the time since the previous send completed.
  */
 int our_run_client(struct our_control *control)
 {
@@ -230,9 +260,16 @@ int our_run_client(struct our_control *control)
 		.last_ns = our_now_ns(),
 	};
 	struct ibv_wc wc;
+	bool more;
+	bool whole;
 
-	while (blast.completed < control->count || !blast.all_in) {
-		if (post_messages(control, &blast))
+	for (;;) {
+		more = our_keep_going(control, blast.posted);
+		whole = control->count && blast.posted == control->count;
+		if (!more && blast.completed == blast.posted &&
+		    (blast.all_in || !whole))
+			break;
+		if (more && post_messages(control, &blast))
 			return -1;
 		if (our_await_completion(control, &wc))
 			return -1;
@@ -253,7 +290,6 @@ static int check_message(const struct our_control *control,
 			 const struct ibv_wc *wc, uint32_t number)
 {
 	const char *data = our_slot(&control->recv, our_wr_slot(wc->wr_id));
-	uint32_t sequence;
 
 	if (wc->byte_len != control->size) {
 		our_error("message %u from %s has %u bytes, we expect %u",
@@ -261,21 +297,7 @@ static int check_message(const struct our_control *control,
 			  control->size);
 		return -1;
 	}
-	if (!(wc->wc_flags & IBV_WC_WITH_IMM)) {
-		our_error("message %u from %s carries no sequence number",
-			  number, control->peer_name);
-		return -1;
-	}
-	if (!control->options->verify)
-		return 0;
-	sequence = ntohl(wc->imm_data);
-	if (sequence != number) {
-		our_error("message %u from %s is out of order: it carries "
-			  "sequence number %u",
-			  number, control->peer_name, sequence);
-		return -1;
-	}
-	if (!our_verify_data(data, control->size, sequence))
+	if (control->verify && !our_verify_data(data, control->size, number))
 		return -1;
 	return 0;
 }
@@ -288,7 +310,7 @@ static int take_message(struct our_control *control, struct drain *drain,
 		return -1;
 	drain->received++;
 	count_message(control, &drain->last_ns);
-	if (drain->posted == control->count)
+	if (control->count && drain->posted == control->count)
 		return 0;
 	/* The slot is free again: post it for a message still to come, and
 	 * owe the client a credit for it. */
@@ -299,24 +321,38 @@ static int take_message(struct our_control *control, struct drain *drain,
 	return 0;
 }
 
+/* Agent: send a credit message that returns credits (0: "all in"). The
+ * send slots are used in turn, as the client does with its own. */
+static int send_credits(struct our_control *control, struct drain *drain,
+			uint32_t credits)
+{
+	uint32_t slot = drain->sent % control->send.slots;
+	our_credits wire = htonl(credits);
+
+	memcpy(our_slot(&control->send, slot), &wire, sizeof(wire));
+	if (our_post_send(control, &control->send, slot, sizeof(wire)))
+		return -1;
+	drain->sent++;
+	drain->sending++;
+	return 0;
+}
+
 /*
  * Agent: return the credits owed once there are a batch of them, or when
  * they are the last; while the send queue has room for one more message.
  */
 static int return_credits(struct our_control *control, struct drain *drain)
 {
-	bool last = drain->posted == control->count;
+	bool last = control->count && drain->posted == control->count;
 
 	if (drain->unreturned == 0 || drain->sending == control->buffers)
 		return 0;
 	if (drain->unreturned < credit_batch(control) && !last)
 		return 0;
-	/* A message of no bytes: the immediate data is the whole of it. */
-	if (our_post_send_imm_run(control, 0, 1, 0, drain->unreturned))
+	if (send_credits(control, drain, drain->unreturned))
 		return -1;
 	control->counters.credits += drain->unreturned;
 	drain->unreturned = 0;
-	drain->sending++;
 	return 0;
 }
 
@@ -337,9 +373,10 @@ static void await_hang_up(struct our_control *control)
 }
 
 /*
- * Agent: take the messages in and return the credits; once every message
- * is in, say so and wait for the client to hang up. Each message counts
- * with the time since the previous one arrived.
+ * Agent: take the messages in and return the credits, while the run goes
+ * on; once every message of a counted run is in, say so and wait for the
+ * client to hang up. A run with no count ends when the client hangs up.
+ * Each message counts with the time since the previous one arrived.
  */
 int our_run_agent(struct our_control *control)
 {
@@ -351,7 +388,7 @@ int our_run_agent(struct our_control *control)
 
 	/* The last credits go back before the last messages can come, so
 	 * none is owed once they are in. */
-	while (drain.received < control->count || drain.sending > 0) {
+	while (our_keep_going(control, drain.received) || drain.sending > 0) {
 		if (our_await_completion(control, &wc))
 			return -1;
 		if (our_wr_kind(wc.wr_id) == OUR_WR_SEND)
@@ -361,8 +398,10 @@ int our_run_agent(struct our_control *control)
 		if (return_credits(control, &drain))
 			return -1;
 	}
+	if (control->end == OUR_RUN_INTERRUPTED)
+		return 0;
 	/* "All in": a credit message with no credits. */
-	if (our_post_send_imm_run(control, 0, 1, 0, OUR_ALL_IN))
+	if (send_credits(control, &drain, OUR_ALL_IN))
 		return -1;
 	await_hang_up(control);
 	return 0;

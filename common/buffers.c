@@ -14,10 +14,13 @@
  * send/recv needs nothing remote. Returns 0, or -1 with nothing left.
  */
 static int register_buffers(struct our_control *control,
-			    struct our_buffers *buffers, const char *what)
+			    struct our_buffers *buffers, uint32_t slots,
+			    uint32_t slot_size, const char *what)
 {
-	size_t length = (size_t)control->buffers * control->size;
+	size_t length = (size_t)slots * slot_size;
 
+	if (length == 0)
+		return 0; /* this side needs none */
 	/* Zeroed, because the adapter's writes into it happen outside the
 	 * CPU: valgrind cannot see them and would call the bytes we receive
 	 * uninitialised if they had never been written by us. */
@@ -27,8 +30,8 @@ static int register_buffers(struct our_control *control,
 			  length, what);
 		return -1;
 	}
-	buffers->slot_size = control->size;
-	buffers->slots = control->buffers;
+	buffers->slot_size = slot_size;
+	buffers->slots = slots;
 
 	/* The adapter pins the pages and gives us a key to name them by. */
 	buffers->mr = ibv_reg_mr(control->pd, buffers->data, length,
@@ -45,25 +48,29 @@ static int register_buffers(struct our_control *control,
 
 out_free:
 	free(buffers->data);
-	buffers->data = NULL;
+	*buffers = (struct our_buffers){ 0 };
 	return -1;
 }
 
 static void deregister_buffers(struct our_buffers *buffers, const char *what)
 {
-	int ret = ibv_dereg_mr(buffers->mr);
+	int ret;
 
-	our_verb_failed(ret, "ibv_dereg_mr %s", what);
-	buffers->mr = NULL;
+	if (!buffers->mr)
+		return;
+	ret = ibv_dereg_mr(buffers->mr);
+	our_verb_error(ret, "ibv_dereg_mr %s", what);
 	free(buffers->data);
-	buffers->data = NULL;
+	*buffers = (struct our_buffers){ 0 };
 }
 
-int our_setup_buffers(struct our_control *control)
+int our_setup_buffers(struct our_control *control, struct our_buffer_plan plan)
 {
-	if (register_buffers(control, &control->send, "send"))
+	if (register_buffers(control, &control->send, plan.send_slots,
+			     plan.send_size, "send"))
 		return -1;
-	if (register_buffers(control, &control->recv, "receive"))
+	if (register_buffers(control, &control->recv, plan.recv_slots,
+			     plan.recv_size, "receive"))
 		goto out_deregister_send;
 	return 0;
 

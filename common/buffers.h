@@ -8,13 +8,22 @@
 #include <stdbool.h>
 #include "control.h"
 
+/* The memory one side registers: slots to send from, slots to receive
+ * into (see our_client_buffers and our_agent_buffers in exchange.h). */
+struct our_buffer_plan {
+	uint32_t send_slots;
+	uint32_t send_size; /* bytes per send slot */
+	uint32_t recv_slots;
+	uint32_t recv_size; /* bytes per receive slot */
+};
+
 /*
- * Allocate and register control->buffers send slots and as many receive
- * slots of control->size bytes each, with local access only: send/recv
- * needs nothing remote. Returns 0, or -1 (reported) with nothing left
+ * Allocate and register control->send and control->recv as plan says
+ * (none where it says 0 slots), with local access only: send/recv needs
+ * nothing remote. Returns 0, or -1 (reported) with nothing left
  * registered. Undo with our_unsetup_buffers().
  */
-int our_setup_buffers(struct our_control *control);
+int our_setup_buffers(struct our_control *control, struct our_buffer_plan plan);
 void our_unsetup_buffers(struct our_control *control);
 
 /* The start of slot i. */

@@ -23,9 +23,17 @@
 /*
  * A disconnect travels on its own path and can overtake completions that
  * are already on their way: after one is seen, completions still get this
- * long to arrive before the wait ends with an error.
+ * long to arrive before the wait ends. A transfer in progress when Ctrl-C
+ * comes gets as long to finish.
  */
-#define OUR_DISCONNECT_GRACE_MS 500
+#define OUR_GRACE_MS 500
+
+/*
+ * True where the piece sees the peer hang up while the program waits for
+ * a completion (from ping-sr-2 on); false for cm_blocking.c, whose
+ * programs cannot know (problem 2).
+ */
+extern const bool our_cm_sees_hang_up;
 
 /*
  * Prepare *channel to receive CM events for a client or a listener;

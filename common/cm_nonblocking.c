@@ -22,6 +22,9 @@
 #include "connection.h"
 #include "report.h"
 
+/* poll() on the channel sees the peer hang up while we wait. */
+const bool our_cm_sees_hang_up = true;
+
 int our_setup_cm_events(struct rdma_event_channel **channel)
 {
 	int flags;
@@ -88,14 +91,6 @@ static int get_event(struct rdma_event_channel *channel,
 	return 0;
 }
 
-/* Give event back to the CM; its private data is gone after this. */
-static void ack_event(struct rdma_cm_event *event)
-{
-	int ret = rdma_ack_cm_event(event);
-
-	our_verb_failed(ret, "rdma_ack_cm_event");
-}
-
 int our_await_cm_event(struct our_control *control, int ret,
 		       enum rdma_cm_event_type expected, const char *verb)
 {
@@ -122,7 +117,8 @@ int our_await_cm_event(struct our_control *control, int ret,
 	} else if (expected == RDMA_CM_EVENT_DISCONNECTED) {
 		atomic_store(&control->disconnected, true);
 	}
-	ack_event(event);
+	if (our_ack_cm_event(event))
+		status = -1;
 	return status;
 }
 
@@ -136,7 +132,7 @@ int our_await_request(struct our_listener *listener,
 	if (event->event != RDMA_CM_EVENT_CONNECT_REQUEST) {
 		our_explain_cm_event(control, event,
 				     RDMA_CM_EVENT_CONNECT_REQUEST);
-		ack_event(event);
+		our_ack_cm_event(event);
 		return -1;
 	}
 	return our_take_request(control, event);
@@ -167,7 +163,7 @@ bool our_peer_disconnected(struct our_control *control)
 			our_verb_failed(ret, "rdma_get_cm_event %s",
 					control->peer_name);
 			/* Unable to watch the connection: do not wait blind. */
-			atomic_store(&control->disconnected, true);
+			atomic_store(&control->watch_failed, true);
 			break;
 		}
 		our_trace(1, "rdma_get_cm_event -> %s, status %d",
@@ -178,7 +174,8 @@ bool our_peer_disconnected(struct our_control *control)
 		if (event->event == RDMA_CM_EVENT_DISCONNECTED ||
 		    event->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
 			atomic_store(&control->disconnected, true);
-		ack_event(event);
+		if (our_ack_cm_event(event))
+			atomic_store(&control->watch_failed, true);
 	}
 	return atomic_load(&control->disconnected);
 }

@@ -12,10 +12,15 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <string.h>
 
 #include "cm_events.h"
 #include "connection.h"
+#include "interrupt.h"
 #include "report.h"
+
+/* The thread sees the peer hang up while the main thread waits. */
+const bool our_cm_sees_hang_up = true;
 
 /* How often the thread looks up from its channel to see if it must stop. */
 #define OUR_WATCH_INTERVAL_MS 100
@@ -62,7 +67,7 @@ static int get_event(struct our_control *control,
 	if ((*event)->event == expected && (*event)->status == 0)
 		return 0;
 	our_explain_cm_event(control, *event, expected);
-	rdma_ack_cm_event(*event);
+	our_ack_cm_event(*event);
 	return -1;
 }
 
@@ -92,8 +97,7 @@ int our_await_cm_event(struct our_control *control, int ret,
 	if (get_event(control, control->cm_channel, expected, &event))
 		return -1;
 	/* Each event is acknowledged once we are done with it. */
-	rdma_ack_cm_event(event);
-	return 0;
+	return our_ack_cm_event(event);
 }
 
 int our_await_request(struct our_listener *listener,
@@ -116,30 +120,61 @@ static bool ends_connection(enum rdma_cm_event_type type)
 }
 
 /*
+ * Take the event waiting on control's channel, record it and give it
+ * back. Returns its type, or -1 when the channel failed us (reported).
+ */
+static int take_event(struct our_control *control)
+{
+	struct rdma_cm_event *event;
+	int type;
+
+	if (our_verb_failed(rdma_get_cm_event(control->cm_channel, &event),
+			    "cm thread: rdma_get_cm_event"))
+		return -1;
+	type = (int)event->event;
+	atomic_store(&control->last_cm_event, type);
+	our_trace(1, "cm thread: %s (status %d)", rdma_event_str(event->event),
+		  event->status);
+	if (our_ack_cm_event(event))
+		return -1;
+	return type;
+}
+
+/*
  * The thread: take each event as it arrives and record it; on the end of
  * the connection, tell the main thread and end. Every
- * OUR_WATCH_INTERVAL_MS it looks whether it has been asked to stop.
+ * OUR_WATCH_INTERVAL_MS it looks whether it has been asked to stop. If it
+ * cannot take an event, it says so and tells the main thread, which ends
+ * the run instead of waiting blind.
  */
 static void *watch_events(void *arg)
 {
 	struct our_control *control = arg;
 	struct pollfd channel = { .fd = control->cm_channel->fd,
 				  .events = POLLIN };
-	struct rdma_cm_event *event;
-	enum rdma_cm_event_type type;
+	int ready;
+	int type;
 
 	while (!atomic_load(&control->cm_thread_stop)) {
-		if (poll(&channel, 1, OUR_WATCH_INTERVAL_MS) <= 0)
+		ready = poll(&channel, 1, OUR_WATCH_INTERVAL_MS);
+		if (ready < 0 && errno != EINTR) {
+			our_error("cm thread: poll CM channel: %s",
+				  strerror(errno));
+			atomic_store(&control->watch_failed, true);
+			break;
+		}
+		if (ready <= 0)
 			continue;
 		/* An event is waiting: take it. */
-		if (rdma_get_cm_event(control->cm_channel, &event))
+		type = take_event(control);
+		if (type < 0) {
+			our_error("the connection to %s can no longer be "
+				  "watched: ending the run",
+				  control->peer_name);
+			atomic_store(&control->watch_failed, true);
 			break;
-		type = event->event;
-		atomic_store(&control->last_cm_event, (int)type);
-		our_trace(1, "cm thread: %s (status %d)", rdma_event_str(type),
-			  event->status);
-		rdma_ack_cm_event(event);
-		if (ends_connection(type)) {
+		}
+		if (ends_connection((enum rdma_cm_event_type)type)) {
 			atomic_store(&control->disconnected, true);
 			break;
 		}
@@ -149,10 +184,19 @@ static void *watch_events(void *arg)
 
 int our_watch_connection(struct our_control *control)
 {
+	sigset_t interrupts;
+	sigset_t old;
 	int ret;
 
+	/* Ctrl-C and SIGTERM go to the main thread, where they cut its
+	 * waits short: the thread starts with them blocked. */
+	our_interrupt_signals(&interrupts);
+	ret = pthread_sigmask(SIG_BLOCK, &interrupts, &old);
+	if (our_verb_error(ret, "pthread_sigmask"))
+		return -1;
 	ret = pthread_create(&control->cm_thread, NULL, watch_events, control);
-	if (our_verb_failed(ret, "pthread_create cm thread"))
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (our_verb_error(ret, "pthread_create cm thread"))
 		return -1;
 	control->cm_thread_started = true;
 	return 0;
@@ -160,13 +204,15 @@ int our_watch_connection(struct our_control *control)
 
 void our_unwatch_connection(struct our_control *control)
 {
+	int ret;
+
 	if (!control->cm_thread_started)
 		return;
 	/* The thread stops at its next look up, or has ended already. */
 	atomic_store(&control->cm_thread_stop, true);
-	pthread_join(control->cm_thread, NULL);
+	ret = pthread_join(control->cm_thread, NULL);
+	our_verb_error(ret, "pthread_join cm thread");
 	control->cm_thread_started = false;
-	our_trace(1, "cm thread joined");
 }
 
 bool our_peer_disconnected(struct our_control *control)

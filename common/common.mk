@@ -7,11 +7,11 @@
 KIT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 COMMON := $(KIT)/common
 STAGE := $(notdir $(CURDIR))
-BUILD := .build
+BUILD ?= .build
 
 # What every program that talks over a connection shares.
 SHARED ?= options report control stats queue_pair buffers posting \
-	connection
+	connection interrupt
 
 PKG_CONFIG ?= pkg-config
 RDMA_CFLAGS := $(shell $(PKG_CONFIG) --cflags libibverbs librdmacm 2>/dev/null)

@@ -53,8 +53,8 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 			return -1;
 		}
 		control->counters.empty_polls++;
-		/* The CM piece may have seen the peer go. */
-		if (our_disconnect_ends_wait(control, &give_up))
+		/* The CM piece may have seen the peer go, or Ctrl-C came. */
+		if (our_wait_must_end(control, &give_up))
 			return -1;
 	}
 	return our_check_wc(control, wc);

@@ -9,8 +9,8 @@
  * with ibv_get_cq_event (see cq_events.c). Events are acknowledged in
  * batches, and all of them before the CQ is destroyed (ping-sr-3). The
  * sleep looks up every OUR_LOOKUP_MS to see whether the CM thread saw the
- * peer go. The CPU rests while it waits, at the price of a wake-up per
- * completion.
+ * peer go; Ctrl-C cuts it short at once (EINTR). The CPU rests while it
+ * waits, at the price of a wake-up per completion.
  */
 #include <errno.h>
 #include <poll.h>
@@ -31,8 +31,9 @@ int our_setup_completions(struct our_control *control)
 
 /*
  * Sleep until the adapter signals the CQ and take the event, or until
- * OUR_LOOKUP_MS passed: then end the wait if the CM thread saw the peer
- * go. Returns 0, or -1 to end the wait (reported).
+ * OUR_LOOKUP_MS passed or a signal came: then end the wait if the CM
+ * thread saw the peer go or Ctrl-C came (see our_wait_must_end). Returns
+ * 0, or -1 to end the wait.
  */
 static int sleep_on_channel(struct our_control *control, uint64_t *give_up)
 {
@@ -49,7 +50,7 @@ static int sleep_on_channel(struct our_control *control, uint64_t *give_up)
 	if (ret > 0)
 		return our_take_cq_event(control);
 	/* Nothing came: has the CM thread seen the peer go? */
-	return our_disconnect_ends_wait(control, give_up) ? -1 : 0;
+	return our_wait_must_end(control, give_up) ? -1 : 0;
 }
 
 int our_await_completion(struct our_control *control, struct ibv_wc *wc)

@@ -11,14 +11,18 @@
  * the CM has news of the connection (see cq_events.c). Events are
  * acknowledged in batches, and all of them before the CQ is destroyed.
  */
+#define _GNU_SOURCE /* ppoll */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 
 #include "cm_events.h"
 #include "completions.h"
 #include "connection.h"
 #include "cq_events.h"
+#include "interrupt.h"
 #include "report.h"
 #include "stats.h"
 
@@ -27,19 +31,26 @@ int our_setup_completions(struct our_control *control)
 	return our_create_completion_channel(control, true);
 }
 
-/* Milliseconds from now until give_up (our_now_ns() time), at least 0. */
-static int ms_until(uint64_t give_up)
+/* The time from now until give_up (our_now_ns() time), at least 0. */
+static struct timespec time_until(uint64_t give_up)
 {
 	uint64_t now = our_now_ns();
+	uint64_t left = now >= give_up ? 0 : give_up - now;
 
-	return now >= give_up ? 0 : (int)((give_up - now) / 1000000 + 1);
+	return (struct timespec){ .tv_sec = (time_t)(left / 1000000000u),
+				  .tv_nsec = (long)(left % 1000000000u) };
 }
 
 /*
  * Sleep in poll() on the completion channel and the CM channel until
- * either has something, and take it; once the peer has disconnected, no
- * longer than its grace period. Returns 0, or -1 to end the wait
- * (reported).
+ * either has something, and take it; once the peer has disconnected or
+ * Ctrl-C came, no longer than the grace period for the transfers on their
+ * way. Returns 0, or -1 to end the wait.
+ *
+ * ppoll() is poll() that also sets the signal mask while it sleeps. Ctrl-C
+ * and SIGTERM are blocked while we look at what they note, and unblocked
+ * only inside ppoll(): one that comes just before the sleep cuts it short
+ * (EINTR) instead of waiting there unseen until the next event.
  */
 static int sleep_on_both(struct our_control *control, uint64_t *give_up)
 {
@@ -47,17 +58,29 @@ static int sleep_on_both(struct our_control *control, uint64_t *give_up)
 		{ .fd = control->completion_channel->fd, .events = POLLIN },
 		{ .fd = control->cm_channel->fd, .events = POLLIN },
 	};
+	struct timespec timeout;
+	sigset_t interrupts;
+	sigset_t awake;
 	int ret;
+	int err;
 
-	/* Only poll() reads the CM channel: after a disconnect it took,
-	 * completions on their way get their grace period. */
-	if (atomic_load(&control->disconnected) &&
-	    our_disconnect_ends_wait(control, give_up))
+	our_interrupt_signals(&interrupts);
+	sigprocmask(SIG_BLOCK, &interrupts, &awake);
+	/* Only poll() reads the CM channel: after a disconnect it took, or
+	 * Ctrl-C, completions on their way get their grace period. */
+	if ((atomic_load(&control->disconnected) ||
+	     atomic_load(&control->watch_failed) || our_interrupted()) &&
+	    our_wait_must_end(control, give_up)) {
+		sigprocmask(SIG_SETMASK, &awake, NULL);
 		return -1;
-	ret = poll(fds, 2, *give_up ? ms_until(*give_up) : -1);
+	}
+	timeout = time_until(*give_up);
+	ret = ppoll(fds, 2, *give_up ? &timeout : NULL, &awake);
+	err = errno;
+	sigprocmask(SIG_SETMASK, &awake, NULL);
 	control->counters.poll_calls++;
-	if (ret < 0 && errno != EINTR) {
-		our_error("poll: %s", strerror(errno));
+	if (ret < 0 && err != EINTR) {
+		our_error("ppoll: %s", strerror(err));
 		return -1;
 	}
 	if (ret <= 0)

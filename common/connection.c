@@ -6,16 +6,24 @@
 #include <assert.h>
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cm_events.h"
 #include "connection.h"
+#include "interrupt.h"
 #include "private_data.h"
 #include "report.h"
 
 /* How long address and route resolution may take, in milliseconds. */
 #define OUR_RESOLVE_TIMEOUT_MS 2000
+/*
+ * How long a failed work completion waits for the CM to say whether the
+ * connection is down: the peer's CM sends the disconnect as soon as the
+ * peer ends, or its kernel does when it dies.
+ */
+#define OUR_LOST_WAIT_MS 2000
 
 /* IB CM reject reason: no one listens on the service (port) asked for. */
 #define OUR_REJ_INVALID_SERVICE_ID 8
@@ -65,19 +73,47 @@ static int look_up(const char *host, const char *port, bool passive,
 	return 0;
 }
 
-bool our_disconnect_ends_wait(struct our_control *control, uint64_t *give_up)
+bool our_wait_must_end(struct our_control *control, uint64_t *give_up)
 {
-	if (!our_peer_disconnected(control))
+	bool gone = our_peer_disconnected(control);
+
+	if (atomic_load(&control->watch_failed))
+		return true;
+	if (!gone && !our_interrupted())
 		return false;
 	/* A disconnect travels on its own path and can overtake
-	 * completions already on their way: give them a moment. */
+	 * completions already on their way: give them a moment, and as
+	 * long to a transfer in progress when Ctrl-C came. */
 	if (!*give_up)
-		*give_up = our_now_ns() + OUR_DISCONNECT_GRACE_MS * 1000000ull;
+		*give_up = our_now_ns() + OUR_GRACE_MS * 1000000ull;
 	if (our_now_ns() < *give_up)
 		return false;
-	our_error("%s disconnected while we waited for a completion",
-		  control->peer_name);
+	control->end = gone ? OUR_RUN_PEER_GONE : OUR_RUN_INTERRUPTED;
 	return true;
+}
+
+bool our_connection_lost(struct our_control *control)
+{
+	uint64_t give_up = our_now_ns() + OUR_LOST_WAIT_MS * 1000000ull;
+
+	if (!our_cm_sees_hang_up)
+		return false;
+	while (!our_peer_disconnected(control)) {
+		if (our_now_ns() >= give_up ||
+		    atomic_load(&control->watch_failed))
+			return false;
+		poll(NULL, 0, 10);
+	}
+	return true;
+}
+
+int our_ack_cm_event(struct rdma_cm_event *event)
+{
+	int ret = rdma_ack_cm_event(event);
+
+	if (our_verb_failed(ret, "rdma_ack_cm_event"))
+		return -1;
+	return 0;
 }
 
 void our_keep_private_data(struct our_control *control,
@@ -233,6 +269,15 @@ int our_connect(struct our_control *control)
 	return our_watch_connection(control);
 }
 
+/* Undo rdma_create_id for the listener. */
+static void destroy_listener_id(struct our_listener *listener)
+{
+	int ret = rdma_destroy_id(listener->cm_id);
+
+	our_verb_failed(ret, "rdma_destroy_id listener");
+	listener->cm_id = NULL;
+}
+
 int our_setup_listener(struct our_listener *listener,
 		       const struct our_options *options)
 {
@@ -265,8 +310,7 @@ int our_setup_listener(struct our_listener *listener,
 	return 0;
 
 out_destroy_id:
-	rdma_destroy_id(listener->cm_id);
-	listener->cm_id = NULL;
+	destroy_listener_id(listener);
 out_unsetup_cm_events:
 	our_unsetup_cm_events(&listener->cm_channel);
 out_free_address:
@@ -276,10 +320,7 @@ out_free_address:
 
 void our_unsetup_listener(struct our_listener *listener)
 {
-	int ret = rdma_destroy_id(listener->cm_id);
-
-	our_verb_failed(ret, "rdma_destroy_id listener");
-	listener->cm_id = NULL;
+	destroy_listener_id(listener);
 	our_unsetup_cm_events(&listener->cm_channel);
 }
 
@@ -294,7 +335,8 @@ int our_take_request(struct our_control *control,
 	control->cm_id->context = control;
 	our_keep_private_data(control, event);
 	/* Acknowledged first: an id with events unacknowledged cannot move. */
-	rdma_ack_cm_event(event);
+	if (our_ack_cm_event(event))
+		goto out_destroy_id;
 
 	/* The agent's id gets a channel of its own, so that its events
 	 * (the disconnect, above all) are not mixed with the listener's. */

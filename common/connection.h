@@ -67,12 +67,21 @@ void our_explain_cm_event(const struct our_control *control,
 void our_explain_no_device(const struct our_control *control);
 
 /*
- * For the completions_*.c pieces, while they wait: true once the peer has
- * disconnected and the grace period (OUR_DISCONNECT_GRACE_MS) for
- * completions already on their way is over; the disconnect is then
- * reported. *give_up starts at 0 and keeps the deadline between calls.
+ * For the completions_*.c pieces, each time they look up while they wait:
+ * true when the wait must end. That is once the peer has disconnected, or
+ * Ctrl-C or SIGTERM came, and OUR_GRACE_MS have passed since for the
+ * completions on their way (control->end then says why); or at once when
+ * the connection can no longer be watched (reported). *give_up starts at 0
+ * and keeps the deadline between calls.
  */
-bool our_disconnect_ends_wait(struct our_control *control, uint64_t *give_up);
+bool our_wait_must_end(struct our_control *control, uint64_t *give_up);
+
+/*
+ * For our_check_wc: a work completion failed; true when that is because
+ * the connection is down, as the CM says within OUR_LOST_WAIT_MS (or at
+ * once, for a CM piece that cannot watch the connection: false).
+ */
+bool our_connection_lost(struct our_control *control);
 
 /*
  * For the cm_*.c pieces with a channel: take the agent's new id from a
@@ -82,6 +91,10 @@ bool our_disconnect_ends_wait(struct our_control *control, uint64_t *give_up);
  */
 int our_take_request(struct our_control *control,
 		     struct rdma_cm_event *event);
+
+/* For the cm_*.c pieces: give event back to the CM (rdma_ack_cm_event);
+ * its private data is gone after this. Returns 0, or -1 (reported). */
+int our_ack_cm_event(struct rdma_cm_event *event);
 
 /* For the cm_*.c pieces: keep event's private data in control->peer_data. */
 void our_keep_private_data(struct our_control *control,

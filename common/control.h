@@ -42,13 +42,24 @@ struct our_counters {
 	uint64_t credits;      /* flow-control credits returned */
 };
 
+/* How a run ended, when it did not simply run its course. */
+enum our_run_end {
+	OUR_RUN_AS_PLANNED, /* to its count or duration, or it failed */
+	OUR_RUN_PEER_GONE,  /* the peer disconnected or died */
+	OUR_RUN_INTERRUPTED, /* Ctrl-C or SIGTERM (see interrupt.h) */
+};
+
 struct our_control {
 	const struct our_options *options;
 
 	/* What this connection runs: our options, or what the peer asked. */
-	uint32_t count;
+	uint32_t count;    /* transfers; 0: until the duration is over, or
+			    * for an agent, until the client hangs up */
+	uint32_t duration; /* seconds, with a count of 0: the client's -D */
 	uint32_t size;
 	uint32_t buffers;
+	bool verify;
+	enum our_run_end end;
 
 	/* Connection management. */
 	struct rdma_event_channel *cm_channel; /* NULL: the CM verbs block */
@@ -57,6 +68,7 @@ struct our_control {
 	char peer_data[OUR_PEER_DATA_MAX]; /* private data of the last event */
 	uint8_t peer_data_len;
 	atomic_bool disconnected; /* set when a disconnect is seen */
+	atomic_bool watch_failed; /* the connection can no longer be watched */
 	/* The CM event thread, for the pieces that have one. */
 	pthread_t cm_thread;
 	bool cm_thread_started;
@@ -86,5 +98,21 @@ struct our_listener {
 /* Start a control structure for options, nothing set up yet. */
 void our_init_control(struct our_control *control,
 		      const struct our_options *options);
+
+/*
+ * For the exchange, before each transfer: true while the run goes on
+ * after done transfers, that is below the count, or before the duration
+ * is over, or (an agent with no count) until the client hangs up. False
+ * once Ctrl-C or SIGTERM came: control->end then says so.
+ */
+bool our_keep_going(struct our_control *control, uint64_t done);
+
+/*
+ * Once the run is over, given what the exchange returned: say how the run
+ * ended when the peer or a signal ended it, and return the program's exit
+ * status: 0, 1 for a failure or a run cut short by the peer, 128 plus the
+ * signal's number for a run that a signal ended.
+ */
+int our_end_of_run(const struct our_control *control, int ret);
 
 #endif

@@ -51,7 +51,7 @@ void our_destroy_completion_channel(struct our_control *control)
 {
 	int ret = ibv_destroy_comp_channel(control->completion_channel);
 
-	our_verb_failed(ret, "ibv_destroy_comp_channel");
+	our_verb_error(ret, "ibv_destroy_comp_channel");
 	control->completion_channel = NULL;
 }
 
@@ -60,7 +60,7 @@ int our_arm_cq(struct our_control *control)
 	int ret = ibv_req_notify_cq(control->cq, 0);
 
 	if (ret) {
-		our_verb_failed(ret, "ibv_req_notify_cq");
+		our_verb_error(ret, "ibv_req_notify_cq");
 		return -1;
 	}
 	/* Traced only with -T: it happens on every wait. */

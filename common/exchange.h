@@ -11,6 +11,7 @@
 #ifndef OUR_EXCHANGE_H
 #define OUR_EXCHANGE_H
 
+#include "buffers.h"
 #include "control.h"
 #include "options.h"
 
@@ -20,6 +21,10 @@ extern const struct our_program our_server_program;
 
 /* What one transfer is called in the report: "round trip", "message". */
 extern const char our_transfer_unit[];
+
+/* The memory the client and the agent register for the exchange. */
+struct our_buffer_plan our_client_buffers(const struct our_control *control);
+struct our_buffer_plan our_agent_buffers(const struct our_control *control);
 
 /*
  * Client: post the receives that must be waiting before anything can
@@ -32,7 +37,10 @@ int our_prepare_agent(struct our_control *control);
 
 /*
  * Client and agent: the exchange itself, control->count transfers of
- * control->size bytes. Returns 0, or -1 (reported).
+ * control->size bytes, or as many as the duration allows (see
+ * our_keep_going in control.h). Returns 0 when the run is over, whether
+ * it ran its course or Ctrl-C ended it; or -1 when it failed (reported)
+ * or the peer went away (control->end says so, for our_end_of_run).
  */
 int our_run_client(struct our_control *control);
 int our_run_agent(struct our_control *control);

@@ -17,6 +17,7 @@ static const struct option long_options[] = {
 	{ "address", required_argument, NULL, 'a' },
 	{ "port", required_argument, NULL, 'p' },
 	{ "count", required_argument, NULL, 'c' },
+	{ "duration", required_argument, NULL, 'D' },
 	{ "size", required_argument, NULL, 's' },
 	{ "buffers", required_argument, NULL, 'b' },
 	{ "verify", no_argument, NULL, 'v' },
@@ -26,6 +27,13 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* True when program is a client that takes -D. */
+static bool takes_duration(const struct our_program *program)
+{
+	return program->role == OUR_CLIENT && program->timed &&
+	       *program->timed;
+}
 
 /* Print how to call program, on out. */
 static void print_usage(const struct our_program *program, FILE *out)
@@ -49,6 +57,10 @@ static void print_usage(const struct our_program *program, FILE *out)
 			"(default %u)\n",
 			OUR_DEFAULT_PORT, OUR_MAX_COUNT, OUR_DEFAULT_COUNT,
 			OUR_MAX_SIZE, OUR_DEFAULT_SIZE);
+	if (takes_duration(program))
+		fprintf(out, "  -D, --duration=SECONDS  run for SECONDS "
+			     "instead of -c transfers, 1 to %u\n",
+			OUR_MAX_DURATION);
 	if (program->accepts & OUR_ACCEPTS_BUFFERS)
 		fprintf(out, "  -b, --buffers=N       messages in flight, 1 to "
 			     "%u (default %u)\n",
@@ -63,6 +75,11 @@ static void print_usage(const struct our_program *program, FILE *out)
 		     "  -T, --verbose-trace   also show what the verbs "
 		     "are given and return\n"
 		     "  -h, --help            show this help\n");
+	if (transfer)
+		fprintf(out, "\nCtrl-C or SIGTERM ends a run after the transfer "
+			     "in progress, with a report\nand exit status 130 "
+			     "or 143; a second one ends the program at "
+			     "once.\n");
 }
 
 /* Report bad usage: one line saying why, then the usage. */
@@ -115,6 +132,8 @@ static bool accepts(const struct our_program *program, int letter)
 		return program->accepts & OUR_ACCEPTS_TRANSFER;
 	if (letter == 'b')
 		return program->accepts & OUR_ACCEPTS_BUFFERS;
+	if (letter == 'D')
+		return takes_duration(program);
 	return true;
 }
 
@@ -123,6 +142,7 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 					struct our_options *options)
 {
 	char letter_text[3] = "-?";
+	bool counted = false;
 	int letter;
 
 	our_program_name = program->name;
@@ -136,7 +156,7 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 				   1,
 	};
 	opterr = 0; /* we say what is wrong ourselves */
-	while ((letter = getopt_long(argc, argv, ":a:p:c:s:b:vxtTh",
+	while ((letter = getopt_long(argc, argv, ":a:p:c:D:s:b:vxtTh",
 				     long_options, NULL)) != -1) {
 		if (letter == '?' || letter == ':') {
 			const char *what = argv[optind - 1];
@@ -150,6 +170,12 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 							 "missing argument for",
 					 what);
 		}
+		if (letter == 'D' && program->role == OUR_CLIENT &&
+		    !accepts(program, letter))
+			return bad_usage(program,
+					 "option '-D' is not taken here: this "
+					 "stage's server would not see the run "
+					 "end (it comes with ping-sr-2)");
 		if (!accepts(program, letter)) {
 			letter_text[1] = (char)letter;
 			return bad_usage(program, "option '%s' is not taken here",
@@ -174,6 +200,15 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 						 "count must be 1 to %u, "
 						 "not '%s'",
 						 OUR_MAX_COUNT, optarg);
+			counted = true;
+			break;
+		case 'D':
+			if (!parse_number(optarg, OUR_MAX_DURATION,
+					  &options->duration))
+				return bad_usage(program,
+						 "duration must be 1 to %u "
+						 "seconds, not '%s'",
+						 OUR_MAX_DURATION, optarg);
 			break;
 		case 's':
 			if (!parse_number(optarg, OUR_MAX_SIZE, &options->size))
@@ -211,6 +246,9 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 	if (optind < argc)
 		return bad_usage(program, "unexpected argument '%s'",
 				 argv[optind]);
+	if (counted && options->duration)
+		return bad_usage(program, "-c and -D exclude each other: a run "
+					  "has a count or a duration");
 	if (program->role == OUR_CLIENT && !options->server_name)
 		return bad_usage(program,
 				 "the server's address is required: -a HOST");

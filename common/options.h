@@ -19,6 +19,7 @@
 #define OUR_MAX_COUNT 10000000u
 #define OUR_MAX_SIZE (16u * 1024 * 1024)
 #define OUR_MAX_BUFFERS 64u
+#define OUR_MAX_DURATION 86400u /* seconds: a day */
 
 /* Which options a program accepts besides -h, -t and -T. */
 enum our_option_set {
@@ -39,12 +40,19 @@ struct our_program {
 	const char *purpose; /* one line shown by --help */
 	enum our_role role;
 	unsigned int accepts; /* enum our_option_set bits */
+	/*
+	 * A client's -D: taken where this points to true. A timed run ends
+	 * when the client hangs up, so it needs an agent that sees that
+	 * (see our_cm_sees_hang_up in cm_events.h).
+	 */
+	const bool *timed;
 };
 
 struct our_options {
 	const char *server_name; /* -a: NULL lets a server listen on all */
 	const char *port;        /* -p */
 	uint32_t count;          /* -c: round trips or messages */
+	uint32_t duration;       /* -D: seconds instead of a count; 0: -c */
 	uint32_t size;           /* -s: bytes per message */
 	uint32_t buffers;        /* -b: messages in flight; 1 without -b */
 	bool verify;             /* -v */

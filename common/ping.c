@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "buffers.h"
+#include "cm_events.h"
 #include "completions.h"
 #include "exchange.h"
 #include "posting.h"
@@ -19,6 +20,7 @@ const struct our_program our_client_program = {
 	.purpose = "Send pings to a ping-pong server over RDMA and time them.",
 	.role = OUR_CLIENT,
 	.accepts = OUR_ACCEPTS_TRANSFER,
+	.timed = &our_cm_sees_hang_up,
 };
 
 const struct our_program our_server_program = {
@@ -30,6 +32,23 @@ const struct our_program our_server_program = {
 
 const char our_transfer_unit[] = "round trip";
 
+/* The slot the agent's ping number i lands in, and its pong leaves from. */
+#define OUR_AGENT_SLOT(i) ((i) % 2)
+
+struct our_buffer_plan our_client_buffers(const struct our_control *control)
+{
+	/* One ping to send, one pong to receive. */
+	return (struct our_buffer_plan){ 1, control->size, 1, control->size };
+}
+
+struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+{
+	/* Each pong goes out from the slot its ping arrived in: no copy.
+	 * Two slots, so the next ping's receive can go up while the pong
+	 * of the last one is still being sent. */
+	return (struct our_buffer_plan){ 0, 0, 2, control->size };
+}
+
 int our_prepare_client(struct our_control *control)
 {
 	/* The first pong's receive is posted before anything is sent. */
@@ -39,7 +58,7 @@ int our_prepare_client(struct our_control *control)
 int our_prepare_agent(struct our_control *control)
 {
 	/* The first ping's receive is posted before we accept. */
-	return our_post_recv(control, 0);
+	return our_post_recv(control, OUR_AGENT_SLOT(0));
 }
 
 /*
@@ -61,7 +80,7 @@ static bool expected_length(const struct our_control *control,
  * Wait until a send (when send is true) and a receive (when recv is true)
  * have completed, in whichever order the completion queue gives them.
  * A receive's length is checked against the size we expect: *length_ok
- * says how that went. Returns 0, or -1 (reported).
+ * says how that went. Returns 0, or -1 (see our_await_completion).
  */
 static int await_transfers(struct our_control *control, bool send, bool recv,
 			   uint32_t number, bool *length_ok)
@@ -85,28 +104,29 @@ int our_run_client(struct our_control *control)
 {
 	char *ping = our_slot(&control->send, 0);
 	char *pong = our_slot(&control->recv, 0);
-	bool verify = control->options->verify;
 	bool length_ok = true;
 
 	our_fill_data(ping, control->size, 0);
-	for (uint32_t i = 0; i < control->count; i++) {
+	for (uint32_t i = 0; our_keep_going(control, i); i++) {
 		uint64_t start = our_now_ns();
 
-		if (verify)
+		/* The receive for this pong is up: from our_prepare_client,
+		 * or from the end of the last round trip. */
+		if (i > 0 && our_post_recv(control, 0))
+			return -1;
+		if (control->verify)
 			our_fill_data(ping, control->size, i);
-		if (our_post_send(control, 0, control->size))
+		if (our_post_send(control, &control->send, 0, control->size))
 			return -1;
 		if (await_transfers(control, true, true, i, &length_ok))
 			return -1;
 		if (!length_ok)
 			return -1;
-		if (verify && !our_verify_data(pong, control->size, i)) {
+		if (control->verify &&
+		    !our_verify_data(pong, control->size, i)) {
 			our_error("pong %u differs from its ping", i);
 			return -1;
 		}
-		/* The receive for the next pong goes up before its ping. */
-		if (i + 1 < control->count && our_post_recv(control, 0))
-			return -1;
 		our_count_transfer(&control->stats, 2ull * control->size,
 				   our_now_ns() - start);
 	}
@@ -115,29 +135,30 @@ int our_run_client(struct our_control *control)
 
 int our_run_agent(struct our_control *control)
 {
-	char *ping = our_slot(&control->recv, 0);
-	char *pong = our_slot(&control->send, 0);
-	bool verify = control->options->verify;
 	bool sending = false;
 	bool length_ok = true;
 	uint64_t start = our_now_ns();
 
-	for (uint32_t i = 0; i < control->count; i++) {
+	for (uint32_t i = 0; our_keep_going(control, i); i++) {
+		uint32_t slot = OUR_AGENT_SLOT(i);
+		char *ping = our_slot(&control->recv, slot);
+
 		/* The previous pong's send may complete before or after
-		 * this ping arrives. */
+		 * this ping arrives; once it has, its slot is free. */
 		if (await_transfers(control, sending, true, i, &length_ok))
 			return -1;
-		if (verify && length_ok &&
+		if (control->verify && length_ok &&
 		    !our_verify_data(ping, control->size, i))
 			return -1;
-		memcpy(pong, ping, control->size);
-		/* The receive for the next ping goes up before this pong. */
-		if (length_ok && i + 1 < control->count &&
-		    our_post_recv(control, 0))
+		/* The receive for the next ping goes up before this pong,
+		 * into the other slot. */
+		if (length_ok && our_post_recv(control, OUR_AGENT_SLOT(i + 1)))
 			return -1;
-		/* Answer even a ping of the wrong size, so the client learns
-		 * of the mismatch too instead of waiting for ever. */
-		if (our_post_send(control, 0, control->size))
+		/* The pong is the ping itself, sent back from where it
+		 * landed. Even a ping of the wrong size is answered, so the
+		 * client learns of the mismatch too instead of waiting. */
+		if (our_post_send(control, &control->recv, slot,
+				  control->size))
 			return -1;
 		sending = true;
 		if (!length_ok) {

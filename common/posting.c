@@ -2,9 +2,9 @@
 /*
  * posting.c - handing work requests to the queue pair.
  */
-#include <arpa/inet.h>
 
 #include "buffers.h"
+#include "connection.h"
 #include "posting.h"
 #include "report.h"
 
@@ -48,16 +48,17 @@ int our_post_recv(struct our_control *control, uint32_t slot)
 
 	/* The adapter will place the next message that arrives here. */
 	ret = ibv_post_recv(control->qp, &wr, &bad_wr);
-	if (our_verb_failed(ret, "ibv_post_recv slot %u, %u bytes", slot,
+	if (our_verb_error(ret, "ibv_post_recv slot %u, %u bytes", slot,
 			    sge.length))
 		return -1;
 	return 0;
 }
 
-int our_post_send(struct our_control *control, uint32_t slot,
+int our_post_send(struct our_control *control,
+		  const struct our_buffers *buffers, uint32_t slot,
 		  uint32_t length)
 {
-	struct ibv_sge sge = our_sge(&control->send, slot, length);
+	struct ibv_sge sge = our_sge(buffers, slot, length);
 	struct ibv_send_wr wr = {
 		.wr_id = our_wr_id(OUR_WR_SEND, slot),
 		.sg_list = &sge,
@@ -72,72 +73,68 @@ int our_post_send(struct our_control *control, uint32_t slot,
 	ret = ibv_post_send(control->qp, &wr, &bad_wr);
 	control->counters.send_posts++;
 	control->counters.send_wrs++;
-	if (our_verb_failed(ret, "ibv_post_send slot %u, %u bytes", slot,
+	if (our_verb_error(ret, "ibv_post_send slot %u, %u bytes", slot,
 			    length))
 		return -1;
 	return 0;
 }
 
-int our_check_wc(const struct our_control *control, const struct ibv_wc *wc)
+int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 {
 	enum our_wr_kind kind = our_wr_kind(wc->wr_id);
 	const char *what = kind == OUR_WR_SEND ? "send" : "receive";
+	const char *peer = control->peer_name;
 
 	our_trace(2, "work completion: %s slot %u, %s, %u bytes", what,
 		  our_wr_slot(wc->wr_id), ibv_wc_status_str(wc->status),
 		  wc->byte_len);
 	if (wc->status == IBV_WC_SUCCESS)
 		return 0;
-	/* Work flushed because the peer went away: say that, plainly. */
-	if (wc->status == IBV_WC_WR_FLUSH_ERR &&
-	    atomic_load(&control->disconnected)) {
-		our_error("%s disconnected while we waited for a completion "
-			  "(our %s was flushed)",
-			  control->peer_name, what);
+	/* A message longer than our receive buffer: the connection is up,
+	 * since it brought the message. */
+	if (wc->status == IBV_WC_LOC_LEN_ERR && kind == OUR_WR_RECV) {
+		our_report_wc(wc, what);
+		our_error("size mismatch: a message from %s was longer than our "
+			  "%u-byte receive buffer; does it use a larger -s?",
+			  peer, control->recv.slot_size);
+		return -1;
+	}
+	/* Any other failure may be the first news that the peer has gone
+	 * (its queue pair is no more, or ours was flushed): a work
+	 * completion says what failed, the CM says whether the connection
+	 * is down. The end of the run is then told as the peer's doing. */
+	if (our_connection_lost(control)) {
+		our_trace(1, "our %s failed (%s): %s has gone", what,
+			  ibv_wc_status_str(wc->status), peer);
+		control->end = OUR_RUN_PEER_GONE;
 		return -1;
 	}
 	our_report_wc(wc, what);
-	/* A message longer than the receive buffer fails both ends; the
-	 * status each side sees varies with the device. */
-	if ((wc->status == IBV_WC_LOC_LEN_ERR ||
-	     wc->status == IBV_WC_LOC_QP_OP_ERR) &&
-	    kind == OUR_WR_RECV)
+	/* The connection is still up, or nothing watches it. A message
+	 * longer than the receive buffer fails both ends; the status each
+	 * side sees varies with the device. */
+	if (wc->status == IBV_WC_LOC_QP_OP_ERR && kind == OUR_WR_RECV)
 		our_error("size mismatch? a message longer than our %u-byte "
 			  "receive buffer fails this way; does %s use a "
 			  "larger -s?",
-			  control->size, control->peer_name);
+			  control->recv.slot_size, peer);
 	if ((wc->status == IBV_WC_REM_INV_REQ_ERR ||
 	     wc->status == IBV_WC_REM_OP_ERR) &&
 	    kind == OUR_WR_SEND)
 		our_error("size mismatch? %s could not take our %u-byte "
 			  "message; does it use a smaller -s?",
-			  control->peer_name, control->size);
+			  peer, control->size);
+	if (wc->status == IBV_WC_RETRY_EXC_ERR)
+		our_error("%s stopped answering: it may have died, or the "
+			  "network between us is down",
+			  peer);
 	if (wc->status == IBV_WC_RNR_RETRY_EXC_ERR)
-		our_error("%s had no receive posted for our message",
-			  control->peer_name);
+		our_error("%s had no receive posted for our message", peer);
 	return -1;
 }
 
-int our_post_recv_empty(struct our_control *control, uint32_t slot)
-{
-	struct ibv_recv_wr wr = {
-		.wr_id = our_wr_id(OUR_WR_RECV, slot),
-		.sg_list = NULL,
-		.num_sge = 0,
-	};
-	struct ibv_recv_wr *bad_wr;
-	int ret;
-
-	/* The adapter will take the next message that arrives here; it may
-	 * carry immediate data but no bytes. */
-	ret = ibv_post_recv(control->qp, &wr, &bad_wr);
-	if (our_verb_failed(ret, "ibv_post_recv slot %u, no buffer", slot))
-		return -1;
-	return 0;
-}
-
-int our_post_send_imm_run(struct our_control *control, uint32_t first_slot,
-			  uint32_t n, uint32_t length, uint32_t first_imm)
+int our_post_send_run(struct our_control *control, uint32_t first_slot,
+		      uint32_t n, uint32_t length)
 {
 	struct ibv_sge sges[OUR_MAX_BUFFERS];
 	struct ibv_send_wr wrs[OUR_MAX_BUFFERS];
@@ -156,25 +153,21 @@ int our_post_send_imm_run(struct our_control *control, uint32_t first_slot,
 		wrs[i] = (struct ibv_send_wr){
 			.wr_id = our_wr_id(OUR_WR_SEND, slot),
 			.next = i + 1 < n ? &wrs[i + 1] : NULL,
-			/* A message of no bytes needs no buffer at all. */
-			.sg_list = length ? &sges[i] : NULL,
-			.num_sge = length ? 1 : 0,
-			.opcode = IBV_WR_SEND_WITH_IMM,
+			.sg_list = &sges[i],
+			.num_sge = 1,
+			.opcode = IBV_WR_SEND,
 			.send_flags = IBV_SEND_SIGNALED,
-			.imm_data = htonl(first_imm + i),
 		};
 	}
 
 	/* The adapter takes the whole chain at once and sends the messages
-	 * in order, each with its 32 bits of immediate data; a completion
-	 * says when each is done. */
+	 * in order; a completion says when each is done. */
 	ret = ibv_post_send(control->qp, wrs, &bad_wr);
 	control->counters.send_posts++;
 	control->counters.send_wrs += n;
-	if (our_verb_failed(ret, "ibv_post_send %u message%s from slot %u, "
-				 "%u bytes each, immediate data %u",
-			    n, n == 1 ? "" : "s", first_slot, length,
-			    first_imm))
+	if (our_verb_error(ret, "ibv_post_send %u message%s from slot %u, "
+				"%u bytes each",
+			   n, n == 1 ? "" : "s", first_slot, length))
 		return -1;
 	return 0;
 }

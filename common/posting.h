@@ -23,32 +23,28 @@ uint32_t our_wr_slot(uint64_t wr_id);
 int our_post_recv(struct our_control *control, uint32_t slot);
 
 /*
- * Post a signaled send of length bytes from slot of control->send.
- * Returns 0 or -1 (reported).
+ * Post a signaled send of length bytes from slot of buffers, which are
+ * control->send or control->recv (the adapter only reads what it sends,
+ * and any registered memory will do). Returns 0 or -1 (reported).
  */
-int our_post_send(struct our_control *control, uint32_t slot,
+int our_post_send(struct our_control *control,
+		  const struct our_buffers *buffers, uint32_t slot,
 		  uint32_t length);
 
 /*
- * Post a receive with no buffer: it takes a message that carries only
- * immediate data and no bytes. slot only names it in the work request id.
- * Returns 0 or -1 (reported).
+ * Post n signaled sends, 1 to OUR_MAX_BUFFERS of them, chained in one
+ * ibv_post_send: message i sends length bytes from slot (first_slot + i)
+ * modulo the number of slots of control->send. Returns 0 or -1 (reported).
  */
-int our_post_recv_empty(struct our_control *control, uint32_t slot);
+int our_post_send_run(struct our_control *control, uint32_t first_slot,
+		      uint32_t n, uint32_t length);
 
 /*
- * Post n signaled sends with immediate data, 1 to OUR_MAX_BUFFERS of
- * them, chained in one ibv_post_send: message i sends length bytes (none
- * when length is 0) from slot (first_slot + i) modulo the number of send
- * slots, with immediate data first_imm + i. Returns 0 or -1 (reported).
+ * Trace a work completion. Returns 0 for success. Otherwise returns -1:
+ * when the connection turns out to be down (the peer went away), with
+ * control->end set to OUR_RUN_PEER_GONE and nothing reported; otherwise
+ * with the failure reported, and a hint where the kit can guess the cause.
  */
-int our_post_send_imm_run(struct our_control *control, uint32_t first_slot,
-			  uint32_t n, uint32_t length, uint32_t first_imm);
-
-/*
- * Trace a work completion and, when its status is not success, report it
- * with a hint where the kit can guess the cause. Returns 0 for success.
- */
-int our_check_wc(const struct our_control *control, const struct ibv_wc *wc);
+int our_check_wc(struct our_control *control, const struct ibv_wc *wc);
 
 #endif

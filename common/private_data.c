@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * private_data.c - the client sends its count, size and buffers as
+ * private_data.c - the client sends its count, size, buffers and -v as
  * connection private data; the agent checks them and adopts them, or
- * rejects the connection saying why.
+ * rejects the connection saying why. So the two sides always agree: a
+ * server's own -c, -s, -b and -v are not used.
  *
  * Private data is small (56 bytes from rdma_connect on InfiniBand) and the
  * receiver may see the whole area, padded with zeros, whatever length was
@@ -12,6 +13,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "cm_events.h"
 #include "connection.h"
 #include "private_data.h"
 #include "report.h"
@@ -35,6 +37,11 @@ static const char *reason_text(uint8_t reason)
 		return "the size is out of range";
 	case OUR_REFUSED_BUFFERS:
 		return "the buffer count is out of range";
+	case OUR_REFUSED_FLAGS:
+		return "its private data has flags we do not know";
+	case OUR_REFUSED_UNTIMED:
+		return "this server cannot see a client hang up, so a run "
+		       "needs a count";
 	default:
 		return "a reason we do not know";
 	}
@@ -49,14 +56,16 @@ void our_fill_private_data(struct our_control *control,
 		.magic = htonl(OUR_PRIVATE_MAGIC),
 		.version = OUR_PRIVATE_VERSION,
 		.length = sizeof(data),
+		.flags = htons(control->verify ? OUR_PRIVATE_VERIFY : 0),
 		.count = htonl(control->count),
 		.size = htonl(control->size),
 		.buffers = htonl(control->buffers),
 	};
 	param->private_data = &data;
 	param->private_data_len = sizeof(data);
-	our_trace(1, "private data: count %u, size %u, buffers %u",
-		  control->count, control->size, control->buffers);
+	our_trace(1, "private data: count %u, size %u, buffers %u, verify %s",
+		  control->count, control->size, control->buffers,
+		  control->verify ? "yes" : "no");
 }
 
 /* Check what the client sent; 0 when acceptable, or a refusal reason. */
@@ -72,11 +81,17 @@ static uint8_t check_private_data(const struct our_control *control,
 		return OUR_REFUSED_VERSION;
 	if (data->length < sizeof(*data))
 		return OUR_REFUSED_SHORT;
+	data->flags = ntohs(data->flags);
 	data->count = ntohl(data->count);
 	data->size = ntohl(data->size);
 	data->buffers = ntohl(data->buffers);
-	if (data->count < 1 || data->count > OUR_MAX_COUNT)
+	if (data->flags & ~OUR_PRIVATE_FLAGS)
+		return OUR_REFUSED_FLAGS;
+	if (data->count > OUR_MAX_COUNT)
 		return OUR_REFUSED_COUNT;
+	/* No count: the run ends when the client hangs up. */
+	if (data->count == 0 && !our_cm_sees_hang_up)
+		return OUR_REFUSED_UNTIMED;
 	if (data->size < 1 || data->size > OUR_MAX_SIZE)
 		return OUR_REFUSED_SIZE;
 	if (data->buffers < 1 || data->buffers > OUR_MAX_BUFFERS)
@@ -100,8 +115,11 @@ int our_adopt_private_data(struct our_control *control)
 	control->count = data.count;
 	control->size = data.size;
 	control->buffers = data.buffers;
-	our_trace(1, "adopting the client's count %u, size %u, buffers %u",
-		  data.count, data.size, data.buffers);
+	control->verify = data.flags & OUR_PRIVATE_VERIFY;
+	our_trace(1, "adopting the client's count %u, size %u, buffers %u, "
+		     "verify %s",
+		  data.count, data.size, data.buffers,
+		  control->verify ? "yes" : "no");
 	return 0;
 }
 

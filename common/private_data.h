@@ -15,7 +15,11 @@
 #include "control.h"
 
 #define OUR_PRIVATE_MAGIC 0x4f55524bu /* "OURK" */
-#define OUR_PRIVATE_VERSION 1
+#define OUR_PRIVATE_VERSION 2
+
+/* The bits of our_private_data.flags. */
+#define OUR_PRIVATE_VERIFY 0x0001u /* -v: fill and check every byte */
+#define OUR_PRIVATE_FLAGS OUR_PRIVATE_VERIFY /* all the bits we know */
 
 /*
  * What the client sends with rdma_connect: fixed-size fields, in network
@@ -25,8 +29,9 @@ struct our_private_data {
 	uint32_t magic;   /* OUR_PRIVATE_MAGIC */
 	uint8_t version;  /* OUR_PRIVATE_VERSION */
 	uint8_t length;   /* bytes filled in by the sender */
-	uint16_t unused;  /* zero */
-	uint32_t count;   /* round trips or messages */
+	uint16_t flags;   /* OUR_PRIVATE_* bits */
+	uint32_t count;   /* round trips or messages; 0: until the client
+			   * hangs up (a timed run, -D) */
 	uint32_t size;    /* bytes per message */
 	uint32_t buffers; /* messages in flight */
 };
@@ -39,6 +44,8 @@ enum our_refusal_reason {
 	OUR_REFUSED_COUNT,
 	OUR_REFUSED_SIZE,
 	OUR_REFUSED_BUFFERS,
+	OUR_REFUSED_FLAGS,
+	OUR_REFUSED_UNTIMED,
 };
 
 struct our_refusal {
@@ -52,7 +59,7 @@ void our_fill_private_data(struct our_control *control,
 			   struct rdma_conn_param *param);
 
 /*
- * Agent: take control->count, size and buffers from the request's
+ * Agent: take control->count, size, buffers and verify from the request's
  * private data in control->peer_data, or from our own options where the
  * stage sends none. Returns 0, or -1 after rejecting the request.
  */

@@ -21,7 +21,7 @@ static void destroy_pd(struct our_control *control)
 {
 	int ret = ibv_dealloc_pd(control->pd);
 
-	our_verb_failed(ret, "ibv_dealloc_pd");
+	our_verb_error(ret, "ibv_dealloc_pd");
 	control->pd = NULL;
 }
 
@@ -42,7 +42,7 @@ static void destroy_cq(struct our_control *control)
 {
 	int ret = ibv_destroy_cq(control->cq);
 
-	our_verb_failed(ret, "ibv_destroy_cq");
+	our_verb_error(ret, "ibv_destroy_cq");
 	control->cq = NULL;
 }
 

@@ -21,11 +21,18 @@ uint64_t our_now_ns(void)
 	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
+/* Room for this many latencies, to begin with, in a run with no count. */
+#define OUR_FIRST_CAPACITY 4096u
+
 int our_setup_stats(struct our_stats *stats, uint32_t capacity, bool record)
 {
 	*stats = (struct our_stats){ 0 };
 	if (!record)
 		return 0;
+	if (capacity == 0) {
+		capacity = OUR_FIRST_CAPACITY;
+		stats->grows = true;
+	}
 	stats->latencies_ns = calloc(capacity, sizeof(*stats->latencies_ns));
 	if (!stats->latencies_ns) {
 		our_error("cannot allocate room for %u latencies", capacity);
@@ -53,11 +60,35 @@ void our_stop_clock(struct our_stats *stats)
 	getrusage(RUSAGE_SELF, &stats->usage_end);
 }
 
+/*
+ * A timed run: twice the room for latencies. When there is no more memory,
+ * the latencies recorded so far are all that the report will show.
+ */
+static void grow(struct our_stats *stats)
+{
+	uint64_t *more = NULL;
+
+	if (stats->capacity <= UINT32_MAX / 2)
+		more = realloc(stats->latencies_ns,
+			       2 * (size_t)stats->capacity * sizeof(*more));
+	if (!more) {
+		our_error("no room for more latencies: the statistics show the "
+			  "first %u",
+			  stats->recorded);
+		stats->grows = false;
+		return;
+	}
+	stats->latencies_ns = more;
+	stats->capacity *= 2;
+}
+
 void our_count_transfer(struct our_stats *stats, uint64_t bytes,
 			uint64_t latency_ns)
 {
 	stats->transfers++;
 	stats->bytes += bytes;
+	if (stats->recorded == stats->capacity && stats->grows)
+		grow(stats);
 	if (stats->recorded < stats->capacity)
 		stats->latencies_ns[stats->recorded++] = latency_ns;
 }

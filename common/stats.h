@@ -22,6 +22,7 @@ struct our_stats {
 	uint64_t *latencies_ns; /* one per round trip, with -x only */
 	uint32_t capacity;
 	uint32_t recorded;
+	bool grows; /* a run with no count: capacity doubles when full */
 	uint64_t transfers; /* round trips or messages completed */
 	uint64_t bytes;     /* payload bytes sent and received */
 };
@@ -30,7 +31,8 @@ struct our_stats {
 uint64_t our_now_ns(void);
 
 /*
- * Prepare to record up to capacity latencies when record is true.
+ * Prepare to record up to capacity latencies when record is true; with a
+ * capacity of 0 (a run with no count), as many as memory allows.
  * Returns 0, or -1 (reported) when the memory is not there.
  * Undo with our_unsetup_stats().
  */

@@ -14,6 +14,7 @@
 #include "cm_events.h"
 #include "connection.h"
 #include "exchange.h"
+#include "interrupt.h"
 #include "queue_pair.h"
 
 int main(int argc, char *argv[])
@@ -22,6 +23,7 @@ int main(int argc, char *argv[])
 	struct our_control control;
 	enum our_parse_result parsed;
 	int status = EXIT_FAILURE;
+	int ret;
 
 	parsed = our_parse_options(&our_client_program, argc, argv, &options);
 	if (parsed != OUR_OPTIONS_RUN)
@@ -36,7 +38,7 @@ int main(int argc, char *argv[])
 		goto out_unsetup_cm_events;
 	if (our_setup_qp(&control))
 		goto out_destroy_id;
-	if (our_setup_buffers(&control))
+	if (our_setup_buffers(&control, our_client_buffers(&control)))
 		goto out_unsetup_qp;
 	/* Receives go up before anything can be sent to us. */
 	if (our_prepare_client(&control))
@@ -44,12 +46,17 @@ int main(int argc, char *argv[])
 	if (our_connect(&control))
 		goto out_unsetup_buffers;
 
+	/* From here Ctrl-C ends the run after the transfer in progress. */
+	if (our_catch_interrupts())
+		goto out_disconnect;
 	our_start_clock(&control.stats);
-	if (our_run_client(&control) == 0)
-		status = EXIT_SUCCESS;
+	ret = our_run_client(&control);
 	our_stop_clock(&control.stats);
-	our_disconnect(&control);
+	our_release_interrupts();
+	status = our_end_of_run(&control, ret);
 	our_print_report(&control);
+out_disconnect:
+	our_disconnect(&control);
 
 out_unsetup_buffers:
 	our_unsetup_buffers(&control);
