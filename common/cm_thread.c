@@ -83,7 +83,8 @@ int our_await_cm_event(struct our_control *control, int ret,
 		if (ret == 0 || !atomic_load(&control->disconnected))
 			our_verb_failed(ret, "%s %s", verb, control->peer_name);
 		for (int waited = 0; waited < OUR_DISCONNECT_WAIT_MS &&
-				     !atomic_load(&control->disconnected);
+				     !atomic_load(&control->disconnected) &&
+				     !atomic_load(&control->watch_failed);
 		     waited += 10)
 			poll(NULL, 0, 10);
 		our_unwatch_connection(control);
