@@ -36,6 +36,7 @@ record_result() {
 
 # shunit2 hooks. A suite that needs its own must call these.
 setUp() {
+	TEST_START=$SECONDS
 	WORK=$(mktemp -d)
 	PORT=$((PORT + 1))
 	SKIPPED=
@@ -49,6 +50,7 @@ tearDown() {
 	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
 	[ -n "$CLIENT_PID" ] && kill "$CLIENT_PID" 2>/dev/null
 	wait 2>/dev/null
+	echo "  ($((SECONDS - TEST_START)) s)"
 	if [ -n "$SKIPPED" ]; then
 		record_result skip "$_shunit_test_"
 	elif [ "${__shunit_testSuccess}" = "${SHUNIT_TRUE}" ]; then
@@ -138,6 +140,49 @@ start_client() {
 	timeout -k 5 "$LIMIT" "${ON_CLIENT_CPU[@]}" "$KIT/$stage/client" \
 		-a "$ADDR" -p "$PORT" "$@" >"$WORK/client.out" 2>&1 &
 	CLIENT_PID=$!
+}
+
+# wait_connected [SECONDS]: wait until the client's id on $PORT is
+# connected, that is, until the run has begun.
+wait_connected() {
+	local deadline=$((SECONDS + ${1:-$LIMIT}))
+
+	while [ $SECONDS -lt $deadline ]; do
+		rdma resource show cm_id 2>/dev/null |
+			grep -q "state CONNECT .* dst-addr [^ ]*:$PORT " &&
+			return 0
+		sleep 0.1
+	done
+	fail "no connection on port $PORT: $(cat "$WORK"/*.out)"
+	return 1
+}
+
+# start_timed_run STAGE [ARGS...]: a server and a client of STAGE in the
+# middle of a run that lasts until the test ends it (-D, far longer than
+# any test); sets SERVER_REAL and CLIENT_REAL, the programs' own pids.
+# Returns once the two are connected.
+start_timed_run() {
+	local stage=$1
+	shift
+
+	start_server "$stage" "$@" || return 1
+	start_client "$stage" -D 3600 "$@"
+	SERVER_REAL=$(program_pid "$SERVER_PID")
+	CLIENT_REAL=$(program_pid "$CLIENT_PID")
+	wait_connected || return 1
+}
+
+# wait_client: wait for the background client to end; sets CLIENT_STATUS.
+wait_client() {
+	wait "$CLIENT_PID"
+	CLIENT_STATUS=$?
+	CLIENT_PID=
+}
+
+# reported_count SIDE: the transfers SIDE's report line counts.
+reported_count() {
+	sed -En "s/^$1: ([0-9]+) (round trip|message)s? of .*/\1/p" \
+		"$WORK/$1.out"
 }
 
 # program_pid PID: the pid of the program that `timeout` (PID) runs.

@@ -4,8 +4,8 @@
  * choosing, good or bad, to check that a server refuses what it must.
  *
  * usage: pdata-client ADDRESS PORT CASE
- *   CASE: good, short, garbled, magic, version, length, count, size,
- *         oversize, buffers
+ *   CASE: good, short, garbled, magic, version, length, count, untimed,
+ *         flags, size, oversize, buffers
  * Exits 0 when the server accepted, 3 when it rejected us (the reason is
  * printed by the kit's explanation), 1 on any other failure.
  */
@@ -46,7 +46,11 @@ static int make_case(const char *name, unsigned char *data)
 	} else if (strcmp(name, "length") == 0) {
 		good.length = 8;
 	} else if (strcmp(name, "count") == 0) {
-		good.count = 0;
+		good.count = htonl(OUR_MAX_COUNT + 1);
+	} else if (strcmp(name, "untimed") == 0) {
+		good.count = 0; /* until the client hangs up */
+	} else if (strcmp(name, "flags") == 0) {
+		good.flags = htons(0x8000);
 	} else if (strcmp(name, "size") == 0) {
 		good.size = 0;
 	} else if (strcmp(name, "oversize") == 0) {

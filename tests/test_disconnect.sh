@@ -2,86 +2,166 @@
 # SPDX-License-Identifier: MIT
 # Problem 2 and its fix: a side that dies mid-run. ping-sr-1's survivor
 # waits for ever, since nothing watches the connection while it polls;
-# from ping-sr-2 on, the survivor sees the disconnect, says so, and exits
-# within 5 seconds.
+# from ping-sr-2 on, the survivor sees the peer go, says that the peer
+# ended the run after so many transfers (never that the sizes disagree),
+# and exits within 5 seconds. Each watching stage loses its peer many
+# times in a row, at different moments of the run.
 . "$(dirname "$0")/lib.sh"
 
-WATCHING_STAGES=${OUR_DISCONNECT_STAGES:-ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2}
-# Long enough that the run is still going when a side is killed.
-LONG_RUN=(-c 1000000 -s 64)
+# Kills per stage: half of them the client, half the server.
+KILLS=${OUR_KILLS:-20}
 
-# start_long_run STAGE: a server and a client in the middle of a long run;
-# sets SERVER_REAL and CLIENT_REAL, the programs' own pids.
-start_long_run() {
-	start_server "$1" "${LONG_RUN[@]}" || return 1
-	start_client "$1" "${LONG_RUN[@]}"
+# wait_accepted: until the agent (traced with -t) has accepted.
+wait_accepted() {
+	local deadline=$((SECONDS + LIMIT))
+
+	while [ $SECONDS -lt $deadline ]; do
+		grep -q "^server: rdma_accept .* -> 0" "$WORK/server.out" &&
+			return 0
+		sleep 0.05
+	done
+	fail "the agent did not accept: $(cat "$WORK"/*.out)"
+	return 1
+}
+
+# start_paused_run: a ping-sr-1 run whose client is stopped (SIGSTOP) as
+# soon as the agent has accepted: the agent waits for a ping, however
+# fast the lab is. Sets SERVER_REAL and CLIENT_REAL.
+start_paused_run() {
+	start_server ping-sr-1 -t || return 1
+	start_client ping-sr-1 -c 10000000
 	SERVER_REAL=$(program_pid "$SERVER_PID")
 	CLIENT_REAL=$(program_pid "$CLIENT_PID")
-	sleep 2
-	kill -0 "$CLIENT_REAL" 2>/dev/null && kill -0 "$SERVER_REAL" 2>/dev/null ||
-		{ fail "$1: the run ended too early: $(cat "$WORK"/*.out)"; return 1; }
+	wait_accepted || return 1
+	kill -STOP "$CLIENT_REAL"
 }
 
 test_ping_sr_1_agent_waits_for_ever_when_the_client_dies() {
 	require_rdma || return
-	start_long_run ping-sr-1 || return
+	start_paused_run || return
 	kill -9 "$CLIENT_REAL"
-	# The lesson: the agent is still polling for a pong that never comes.
+	# The lesson: the agent is still polling for a ping that never comes.
 	sleep 6
 	assertTrue "the ping-sr-1 agent should still be waiting" \
 		"kill -0 $SERVER_REAL"
 	assertFalse "and not have noticed anything" \
-		"grep -q disconnected '$WORK/server.out'"
+		"grep -q 'ended the run' '$WORK/server.out'"
 }
 
 test_ping_sr_1_client_waits_for_ever_when_the_server_dies() {
 	require_rdma || return
-	start_long_run ping-sr-1 || return
+	start_paused_run || return
+	kill -CONT "$CLIENT_REAL"
 	kill -9 "$SERVER_REAL"
 	sleep 6
 	assertTrue "the ping-sr-1 client should still be waiting" \
 		"kill -0 $CLIENT_REAL"
+	assertFalse "and not have noticed anything" \
+		"grep -q 'ended the run' '$WORK/client.out'"
 }
 
-test_agents_see_the_client_die() {
+# kill_mid_run STAGE SIDE ROUND: a timed run of STAGE; once connected,
+# wait a moment that changes with ROUND, kill SIDE (client or server) and
+# check that the survivor says the peer ended the run, never blames the
+# sizes, and exits within 5 seconds.
+kill_mid_run() {
+	local stage=$1 side=$2 round=$3 victim survivor status
+	local pause
+	pause=$(printf '0.%02d' $(((round * 37) % 100)))
+
+	start_timed_run "$stage" || return 1
+	sleep "$pause"
+	if [ "$side" = client ]; then
+		victim=$CLIENT_REAL survivor=server
+	else
+		victim=$SERVER_REAL survivor=client
+	fi
+	kill -9 "$victim"
+	if [ "$survivor" = server ]; then
+		assertTrue "$stage agent should exit within 5 s (kill $round)" \
+			"ends_within 5 $SERVER_REAL"
+		wait_server
+		status=$SERVER_STATUS
+		wait "$CLIENT_PID" 2>/dev/null
+		CLIENT_PID=
+		# A timed run ends when the client goes: not a failure.
+		assertEquals "$stage agent status, kill $round; $(cat "$WORK/server.out")" \
+			0 "$status"
+	else
+		assertTrue "$stage client should exit within 5 s (kill $round)" \
+			"ends_within 5 $CLIENT_REAL"
+		wait_client
+		status=$CLIENT_STATUS
+		wait_server 2>/dev/null
+		assertEquals "$stage client status, kill $round; $(cat "$WORK/client.out")" \
+			1 "$status"
+	fi
+	assert_output "$WORK/$survivor.out" \
+		"^$survivor: [0-9.:]+ ended the run after [0-9]+ (round trip|message)s?\$"
+	assertFalse "$stage $survivor blamed the sizes, kill $round: $(cat "$WORK/$survivor.out")" \
+		"grep -qi 'size' '$WORK/$survivor.out'"
+	assertFalse "$stage $survivor reported a failure, kill $round: $(cat "$WORK/$survivor.out")" \
+		"grep -q 'failed' '$WORK/$survivor.out'"
+	PORT=$((PORT + 1))
+}
+
+# kill_many STAGE: KILLS kills of STAGE's peers, alternately the client
+# and the server, each at another moment of the run.
+kill_many() {
+	local stage=$1 round
+
+	require_rdma || return
+	for round in $(seq 1 "$KILLS"); do
+		if [ $((round % 2)) -eq 1 ]; then
+			kill_mid_run "$stage" client "$round" || return
+		else
+			kill_mid_run "$stage" server "$round" || return
+		fi
+	done
+	echo "  $stage: $KILLS kills, each seen by the survivor"
+}
+
+# The CM event thread cannot take an event (a fault loaded into the
+# server): the agent says so and ends the run, instead of polling for ever
+# for a client that has gone.
+test_a_failed_cm_thread_ends_the_run() {
 	require_rdma || return
 	local stage
 
-	for stage in $WATCHING_STAGES; do
-		start_long_run "$stage" || return
-		kill -9 "$CLIENT_REAL"
+	for stage in ping-sr-2 ping-sr-3 blast-sr-2; do
+		LD_PRELOAD=$KIT/tests/fail-cm-event.so start_server "$stage" ||
+			return
+		SERVER_REAL=$(program_pid "$SERVER_PID")
+		run_client "$stage" -D 1
+		assertEquals "$stage client; $(cat "$WORK/client.out")" \
+			0 "$CLIENT_STATUS"
 		assertTrue "$stage agent should exit within 5 s" \
 			"ends_within 5 $SERVER_REAL"
 		wait_server
-		assertEquals "$stage agent status; $(cat "$WORK/server.out")" \
+		assertEquals "$stage agent; $(cat "$WORK/server.out")" \
 			1 "$SERVER_STATUS"
 		assert_output "$WORK/server.out" \
-			"^server: [0-9.:]+ disconnected while we waited"
-		wait "$CLIENT_PID" 2>/dev/null
-		CLIENT_PID=
+			"^server: cm thread: rdma_get_cm_event: Input/output error\$"
+		assert_output "$WORK/server.out" \
+			"^server: the connection to [0-9.:]+ can no longer be watched: ending the run\$"
 		PORT=$((PORT + 1))
 	done
 }
 
-test_clients_see_the_server_die() {
-	require_rdma || return
-	local stage status
+test_ping_sr_2_survives_its_peers_dying() {
+	kill_many ping-sr-2
+}
 
-	for stage in $WATCHING_STAGES; do
-		start_long_run "$stage" || return
-		kill -9 "$SERVER_REAL"
-		assertTrue "$stage client should exit within 5 s" \
-			"ends_within 5 $CLIENT_REAL"
-		wait "$CLIENT_PID"
-		status=$?
-		assertEquals "$stage client status; $(cat "$WORK/client.out")" \
-			1 "$status"
-		CLIENT_PID=
-		assert_output "$WORK/client.out" \
-			"^client: [0-9.:]+ disconnected while we waited"
-		wait_server
-		PORT=$((PORT + 1))
-	done
+test_ping_sr_3_survives_its_peers_dying() {
+	kill_many ping-sr-3
+}
+
+test_ping_sr_4_survives_its_peers_dying() {
+	kill_many ping-sr-4
+}
+
+test_blast_sr_2_survives_its_peers_dying() {
+	kill_many blast-sr-2
 }
 
 . shunit2

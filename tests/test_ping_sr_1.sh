@@ -5,6 +5,18 @@
 # adopts them.
 . "$(dirname "$0")/lib.sh"
 
+# ping_pong_sides STAGE SERVER_ARGS CLIENT_ARGS: a run of 50 round trips
+# where each side has options of its own; both must succeed.
+ping_pong_sides() {
+	start_server "$1" $2 || return 1
+	run_client "$1" -c 50 $3
+	wait_server
+	assertEquals "client status ($3); $(cat "$WORK/client.out")" \
+		0 "$CLIENT_STATUS"
+	assertEquals "server status ($2); $(cat "$WORK/server.out")" \
+		0 "$SERVER_STATUS"
+}
+
 test_ping_sr_0_sizes_disagree_and_both_sides_fail() {
 	require_rdma || return
 	start_server ping-sr-0 -c 10 -s 64 || return
@@ -25,6 +37,47 @@ test_ping_sr_0_client_smaller_than_server_both_fail() {
 	assertEquals "server status; $(cat "$WORK/server.out")" 1 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" "^client: size mismatch"
 	assert_output "$WORK/server.out" "^server: size mismatch: message 0 .* has 64 bytes, we expect 4096"
+}
+
+# Different counts: the side with fewer round trips ends and hangs up;
+# the other waits for a message that never comes, and ping-sr-0 cannot
+# see the hang-up (problem 2), so the test ends it.
+test_ping_sr_0_counts_disagree_and_the_longer_side_waits() {
+	require_rdma || return
+	local client
+
+	start_server ping-sr-0 -c 10 -v || return
+	start_client ping-sr-0 -c 20 -v
+	client=$(program_pid "$CLIENT_PID")
+	wait_server
+	assertEquals "server status; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" "^server: 10 round trips of 64 bytes"
+	sleep 3
+	assertTrue "the ping-sr-0 client should still wait for pong 11" \
+		"kill -0 $client"
+	assertFalse "and have no report" \
+		"grep -q 'round trips of' '$WORK/client.out'"
+}
+
+test_ping_sr_1_agent_adopts_the_clients_count() {
+	require_rdma || return
+	start_server ping-sr-1 -c 10 || return
+	run_client ping-sr-1 -c 20 -v
+	wait_server
+	assertEquals "client status; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server status; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" "^client: 20 round trips of 64 bytes"
+	assert_output "$WORK/server.out" "^server: 20 round trips of 64 bytes"
+}
+
+# -v travels with the count and size: one side verifying and not the
+# other is no longer a failure, whichever side it is.
+test_ping_sr_1_verify_on_one_side_only() {
+	require_rdma || return
+	ping_pong_sides ping-sr-1 "-v" ""
+	PORT=$((PORT + 1))
+	ping_pong_sides ping-sr-1 "" "-v"
+	assert_output "$WORK/server.out" "^server: 50 round trips"
 }
 
 test_ping_sr_1_agent_adopts_the_clients_size() {

@@ -42,6 +42,35 @@ test_failures_under_valgrind() {
 	done
 }
 
+# Ctrl-C ends the client's timed run: the client unwinds after its
+# report, the agent after the client hung up. Both release everything.
+test_ctrl_c_under_valgrind() {
+	require_rdma || return
+	local stage client
+
+	for stage in ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2; do
+		OUR_UNDER_VALGRIND=1 start_server "$stage" -v || return
+		timeout -k 5 "$LIMIT" "${VALGRIND[@]}" "$KIT/$stage/client" \
+			-a "$ADDR" -p "$PORT" -D 3600 -v -x \
+			>"$WORK/client.out" 2>&1 &
+		CLIENT_PID=$!
+		client=$(program_pid "$CLIENT_PID")
+		wait_connected || return
+		sleep 1
+		kill -INT "$client"
+		wait_client
+		wait_server
+		assertEquals "$stage client; $(cat "$WORK/client.out")" \
+			130 "$CLIENT_STATUS"
+		assertEquals "$stage server; $(cat "$WORK/server.out")" \
+			0 "$SERVER_STATUS"
+		assert_output "$WORK/server.out" "ended the run after [0-9]+ "
+		assert_valgrind_clean "$WORK/client.out"
+		assert_valgrind_clean "$WORK/server.out"
+		PORT=$((PORT + 1))
+	done
+}
+
 test_devices_under_valgrind() {
 	require_rdma || return
 	run_program "${VALGRIND[@]}" "$KIT/devices/devices"
