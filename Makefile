@@ -6,8 +6,10 @@
 #   make lab     an interactive shell on the Soft-RoCE lab
 #   make diff FROM=ping-sr-2 TO=ping-sr-3   what a stage adds
 #
-# demo, check and lab install what is missing first (as root; otherwise
-# they print the command to run). Each stage also builds on its own:
+# demo, check and lab first install what is missing when run as root; run
+# by anyone else, they print the command to run once as root (sudo
+# labs/install-deps) and stop. Run them as yourself, so that the files
+# they make in the kit are yours. Each stage also builds on its own:
 # make -C ping-sr-0.
 
 # The folders with programs to install; tests/ builds a test client too.

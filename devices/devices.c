@@ -25,9 +25,6 @@ static const struct our_program program = {
 	.accepts = OUR_ACCEPTS_TRACE_ONLY,
 };
 
-/* Most GID entries shown per port. */
-#define MAX_GIDS 64
-
 static int mtu_bytes(enum ibv_mtu mtu)
 {
 	return 128 << mtu; /* IBV_MTU_256 is 1, and 256 = 128 << 1 */
@@ -92,26 +89,86 @@ static const char *gid_type_name(uint32_t type)
 	}
 }
 
-/* Print the GID table of one port: the port's addresses on the fabric. */
-static void print_gids(struct ibv_context *context, uint8_t port)
+/*
+ * Ask the adapter for each port's attributes: ports[0] is port 1, and so
+ * on. Returns an array to free(), or NULL (reported) when one fails.
+ */
+static struct ibv_port_attr *query_ports(struct ibv_context *context,
+					 unsigned int count)
 {
-	struct ibv_gid_entry entries[MAX_GIDS];
-	char address[INET6_ADDRSTRLEN];
-	char netdev[IF_NAMESIZE];
+	struct ibv_port_attr *ports;
+	int ret;
+
+	ports = calloc(count, sizeof(*ports));
+	if (!ports) {
+		our_error("cannot allocate room for %u ports", count);
+		return NULL;
+	}
+	for (unsigned int port = 1; port <= count; port++) {
+		/* The port's state, link layer and GID table size. */
+		ret = ibv_query_port(context, port, &ports[port - 1]);
+		if (our_verb_failed(ret, "ibv_query_port %u", port)) {
+			free(ports);
+			return NULL;
+		}
+	}
+	return ports;
+}
+
+/*
+ * The valid GIDs of every port at once: the ports' addresses on the
+ * fabric. The array must have room for all of them or the call fails, so
+ * it is sized from each port's gid_tbl_len, the most GIDs the port can
+ * hold: a RoCE port has a GID per IP address of its netdev and of its
+ * VLANs, per RoCE version, often more than 64. Sets *count; returns an
+ * array to free(), or NULL (reported) on failure.
+ */
+static struct ibv_gid_entry *query_gids(struct ibv_context *context,
+					const struct ibv_port_attr *ports,
+					unsigned int port_count, size_t *count)
+{
+	struct ibv_gid_entry *entries;
+	size_t room = 0;
 	ssize_t n;
 
-	/* The device lists the GIDs of all its ports at once. */
-	n = ibv_query_gid_table(context, entries, MAX_GIDS, 0);
-	if (n < 0) {
-		our_error("ibv_query_gid_table: %s", "failed");
-		return;
+	for (unsigned int i = 0; i < port_count; i++)
+		room += ports[i].gid_tbl_len;
+	/* calloc(0) may return NULL: ask for one entry at least. */
+	entries = calloc(room ? room : 1, sizeof(*entries));
+	if (!entries) {
+		our_error("cannot allocate room for %zu GIDs", room);
+		return NULL;
 	}
-	our_trace(1, "ibv_query_gid_table -> %zd entries", n);
-	for (ssize_t i = 0; i < n; i++) {
+	*count = 0;
+	if (room == 0)
+		return entries;
+	/* The device lists the valid GIDs of all its ports at once. */
+	n = ibv_query_gid_table(context, entries, room, 0);
+	if (n < 0) {
+		/* It returns the error number negated. */
+		our_verb_failed((int)-n, "ibv_query_gid_table %zu entries",
+				room);
+		free(entries);
+		return NULL;
+	}
+	our_trace(1, "ibv_query_gid_table %zu entries -> %zd", room, n);
+	*count = n;
+	return entries;
+}
+
+/* Print the GIDs of one port, out of the device's GID entries. */
+static void print_gids(const struct ibv_gid_entry *entries, size_t count,
+		       unsigned int port)
+{
+	char address[INET6_ADDRSTRLEN];
+	char netdev[IF_NAMESIZE];
+
+	for (size_t i = 0; i < count; i++) {
 		if (entries[i].port_num != port)
 			continue;
-		inet_ntop(AF_INET6, entries[i].gid.raw, address,
-			  sizeof(address));
+		if (!inet_ntop(AF_INET6, entries[i].gid.raw, address,
+			       sizeof(address)))
+			snprintf(address, sizeof(address), "?");
 		if (!if_indextoname(entries[i].ndev_ifindex, netdev))
 			snprintf(netdev, sizeof(netdev), "-");
 		printf("      gid[%u]: %s (%s, netdev %s)\n",
@@ -120,44 +177,27 @@ static void print_gids(struct ibv_context *context, uint8_t port)
 	}
 }
 
-static void print_port(struct ibv_context *context,
-		       enum ibv_transport_type transport, uint8_t port)
+/* Print one port: its state, link, MTU and GIDs. */
+static void print_port(const struct ibv_port_attr *attr,
+		       enum ibv_transport_type transport, unsigned int port,
+		       const struct ibv_gid_entry *gids, size_t gid_count)
 {
-	struct ibv_port_attr attr;
-	int ret;
-
-	/* Ask the adapter for the port's state and link. */
-	ret = ibv_query_port(context, port, &attr);
-	if (our_verb_failed(ret, "ibv_query_port %u", port))
-		return;
-	printf("    port %u: %s, %s\n", port, ibv_port_state_str(attr.state),
-	       rdma_kind(transport, attr.link_layer));
-	printf("      link layer: %s\n", link_layer_name(attr.link_layer));
-	printf("      active mtu: %d (max %d)\n", mtu_bytes(attr.active_mtu),
-	       mtu_bytes(attr.max_mtu));
-	if (attr.link_layer == IBV_LINK_LAYER_INFINIBAND)
-		printf("      lid: %u, sm lid: %u\n", attr.lid, attr.sm_lid);
-	printf("      gid table: %d entries\n", attr.gid_tbl_len);
-	print_gids(context, port);
+	printf("    port %u: %s, %s\n", port, ibv_port_state_str(attr->state),
+	       rdma_kind(transport, attr->link_layer));
+	printf("      link layer: %s\n", link_layer_name(attr->link_layer));
+	printf("      active mtu: %d (max %d)\n", mtu_bytes(attr->active_mtu),
+	       mtu_bytes(attr->max_mtu));
+	if (attr->link_layer == IBV_LINK_LAYER_INFINIBAND)
+		printf("      lid: %u, sm lid: %u\n", attr->lid, attr->sm_lid);
+	printf("      gid table: %d entries\n", attr->gid_tbl_len);
+	print_gids(gids, gid_count, port);
 }
 
-/* Print one device; returns 0, or -1 (reported) if it cannot be read. */
-static int print_device(struct ibv_device *device)
+/* Print the device's attributes, as the adapter reports them. */
+static void print_attributes(struct ibv_device *device,
+			     const struct ibv_device_attr *attr)
 {
-	struct ibv_device_attr attr;
-	struct ibv_context *context;
 	uint64_t guid;
-	int ret;
-
-	/* Open the device to talk to it; close it when done. */
-	context = ibv_open_device(device);
-	if (our_verb_null(context, "ibv_open_device %s",
-			  ibv_get_device_name(device)))
-		return -1;
-	ret = ibv_query_device(context, &attr);
-	if (our_verb_failed(ret, "ibv_query_device %s",
-			    ibv_get_device_name(device)))
-		goto out_close_device;
 
 	guid = be64toh(ibv_get_device_guid(device));
 	printf("%s\n", ibv_get_device_name(device));
@@ -167,22 +207,63 @@ static int print_device(struct ibv_device *device)
 	       (unsigned int)(guid >> 16) & 0xffff,
 	       (unsigned int)guid & 0xffff);
 	printf("  transport: %s\n", transport_name(device->transport_type));
-	printf("  firmware: %s\n", attr.fw_ver[0] ? attr.fw_ver : "-");
+	printf("  firmware: %s\n", attr->fw_ver[0] ? attr->fw_ver : "-");
 	printf("  vendor id: 0x%x, part id: %u, hardware version: %u\n",
-	       attr.vendor_id, attr.vendor_part_id, attr.hw_ver);
+	       attr->vendor_id, attr->vendor_part_id, attr->hw_ver);
 	printf("  limits: max_qp %d, max_qp_wr %d, max_sge %d, max_cq %d, "
 	       "max_cqe %d\n",
-	       attr.max_qp, attr.max_qp_wr, attr.max_sge, attr.max_cq,
-	       attr.max_cqe);
+	       attr->max_qp, attr->max_qp_wr, attr->max_sge, attr->max_cq,
+	       attr->max_cqe);
 	printf("          max_mr %d, max_mr_size %" PRIu64 ", max_pd %d\n",
-	       attr.max_mr, (uint64_t)attr.max_mr_size, attr.max_pd);
-	printf("  ports: %u\n", attr.phys_port_cnt);
-	for (uint8_t port = 1; port <= attr.phys_port_cnt; port++)
-		print_port(context, device->transport_type, port);
+	       attr->max_mr, (uint64_t)attr->max_mr_size, attr->max_pd);
+	printf("  ports: %u\n", attr->phys_port_cnt);
+}
 
+/*
+ * Print one device; returns 0, or -1 (reported) if it cannot be read. What
+ * could be read is printed even so.
+ */
+static int print_device(struct ibv_device *device)
+{
+	const char *name = ibv_get_device_name(device);
+	struct ibv_device_attr attr;
+	struct ibv_context *context;
+	struct ibv_port_attr *ports;
+	struct ibv_gid_entry *gids;
+	size_t gid_count = 0;
+	int status = 0;
+	int ret;
+
+	/* Open the device to talk to it; close it when done. */
+	context = ibv_open_device(device);
+	if (our_verb_null(context, "ibv_open_device %s", name))
+		return -1;
+	/* Ask the adapter what it is and what it can do. */
+	ret = ibv_query_device(context, &attr);
+	if (our_verb_failed(ret, "ibv_query_device %s", name)) {
+		status = -1;
+		goto out_close_device;
+	}
+	print_attributes(device, &attr);
+	ports = query_ports(context, attr.phys_port_cnt);
+	if (!ports) {
+		status = -1;
+		goto out_close_device;
+	}
+	gids = query_gids(context, ports, attr.phys_port_cnt, &gid_count);
+	if (!gids)
+		status = -1;
+	for (unsigned int port = 1; port <= attr.phys_port_cnt; port++)
+		print_port(&ports[port - 1], device->transport_type, port, gids,
+			   gid_count);
+
+	free(gids);
+	free(ports);
 out_close_device:
-	ibv_close_device(context);
-	return ret ? -1 : 0;
+	ret = ibv_close_device(context);
+	if (our_verb_failed(ret, "ibv_close_device %s", name))
+		status = -1;
+	return status;
 }
 
 int main(int argc, char *argv[])

@@ -29,6 +29,35 @@ test_soft_roce_is_roce_over_ethernet() {
 	assert_output "$WORK/program.out" "::ffff:$ADDR \\(RoCE v2"
 }
 
+test_devices_lists_more_than_64_gids() {
+	require_rdma || return
+	[ -n "${LAB_GUEST:-}" ] ||
+		{ skip_test "it adds addresses to the netdev: only in the lab"; return; }
+	local netdev i last=192.0.2.169
+
+	netdev=$(rdma link show "$DEVICE/1" |
+		sed -n 's/.* netdev \([^ ]*\).*/\1/p')
+	# Each IPv4 address of the netdev is one more RoCE v2 GID: 70 more
+	# than the two the port has make a table no fixed 64 entries can hold.
+	for i in $(seq 100 169); do
+		echo "address add 192.0.2.$i/32 dev $netdev"
+	done | ip -batch -
+	# The GIDs follow the addresses a moment later.
+	for i in $(seq 50); do
+		run_program "$KIT/devices/devices"
+		grep -q "::ffff:$last " "$WORK/program.out" && break
+		sleep 0.2
+	done
+	for i in $(seq 100 169); do
+		echo "address delete 192.0.2.$i/32 dev $netdev"
+	done | ip -batch -
+	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"::ffff:$last \\(RoCE v2, netdev $netdev\\)"
+	assertTrue "fewer than 72 GIDs: $(cat "$WORK/program.out")" \
+		"[ $(grep -c 'gid\[' "$WORK/program.out") -ge 72 ]"
+}
+
 test_devices_help_and_bad_option() {
 	run_program "$KIT/devices/devices" --help
 	assertEquals "--help exit status" 0 "$STATUS"
