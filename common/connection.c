@@ -398,6 +398,17 @@ void our_disconnect(struct our_control *control)
 {
 	int ret;
 
+	/* With no channel, rdma_disconnect waits until the peer answers,
+	 * and a peer that does not watch the connection (ping-sr-0 and 1)
+	 * answers only once its own run is over. After a run that Ctrl-C cut
+	 * short, the disconnect is left to rdma_destroy_id: it tells the
+	 * peer too, and does not wait. */
+	if (!our_cm_sees_hang_up && control->end == OUR_RUN_INTERRUPTED) {
+		our_trace(1, "no rdma_disconnect: %s would not answer",
+			  control->peer_name);
+		return;
+	}
+
 	/* The CM tells the peer we are going; our queue pair goes to the
 	 * error state and any work still posted is flushed. */
 	ret = rdma_disconnect(control->cm_id);

@@ -152,6 +152,8 @@ void our_print_report(const struct our_control *control)
 
 	printf("%s: %" PRIu64 " %ss of %u bytes in %.6f s\n", our_program_name,
 	       stats->transfers, unit, control->size, elapsed);
+	/* Out now: the disconnect that follows may take a while. */
+	fflush(stdout);
 	if (!control->options->statistics || stats->transfers == 0)
 		return;
 	if (elapsed <= 0)
