@@ -22,7 +22,7 @@ wait_accepted() {
 	while [ $tries -gt 0 ]; do
 		grep -q "^server: rdma_accept .* -> 0" "$WORK/server.out" &&
 			return 0
-		sleep 0.01
+		nap 0.01
 		tries=$((tries - 1))
 	done
 	return 1

@@ -18,7 +18,7 @@ wait_accepted() {
 	while [ $SECONDS -lt $deadline ]; do
 		grep -q "^server: rdma_accept .* -> 0" "$WORK/server.out" &&
 			return 0
-		sleep 0.05
+		nap 0.05
 	done
 	fail "the agent did not accept: $(cat "$WORK"/*.out)"
 	return 1
@@ -67,10 +67,10 @@ test_ping_sr_1_client_waits_for_ever_when_the_server_dies() {
 kill_mid_run() {
 	local stage=$1 side=$2 round=$3 victim survivor status
 	local pause
-	pause=$(printf '0.%02d' $(((round * 37) % 100)))
+	pause=$(printf '0.%02d' $(((round * 37) % 50)))
 
 	start_timed_run "$stage" || return 1
-	sleep "$pause"
+	nap "$pause"
 	if [ "$side" = client ]; then
 		victim=$CLIENT_REAL survivor=server
 	else

@@ -33,7 +33,7 @@ interrupt() {
 	require_rdma || return
 	for stage in $STAGES; do
 		start_timed_run "$stage" -v || return
-		sleep 0.5
+		nap 0.5
 		if [ "$side" = client ]; then
 			peer=server
 			kill -"$signal" "$CLIENT_REAL"
@@ -91,7 +91,7 @@ test_ctrl_c_ends_a_ping_sr_0_client_cleanly() {
 	start_client ping-sr-0 -c 10000000
 	CLIENT_REAL=$(program_pid "$CLIENT_PID")
 	wait_connected || return
-	sleep 0.5
+	nap 0.5
 	kill -INT "$CLIENT_REAL"
 	wait_client
 	assertEquals "client status; $(cat "$WORK/client.out")" 130 \
