@@ -27,6 +27,18 @@ VALGRIND=(valgrind --quiet --error-exitcode=99 --leak-check=full
 	--show-leak-kinds=definite,indirect
 	--errors-for-leak-kinds=definite,indirect
 	--suppressions="$KIT/tests/valgrind.supp")
+HELGRIND=(valgrind --tool=helgrind --error-exitcode=99 -q)
+
+# The tool a program runs under: OUR_UNDER_VALGRIND=1 for memcheck,
+# OUR_UNDER_VALGRIND=helgrind for helgrind; nothing otherwise. Sets the
+# array WRAPPER.
+pick_wrapper() {
+	case ${OUR_UNDER_VALGRIND:-} in
+	1) WRAPPER=("${VALGRIND[@]}") ;;
+	helgrind) WRAPPER=("${HELGRIND[@]}") ;;
+	*) WRAPPER=() ;;
+	esac
+}
 
 # nap SECONDS: sleep without starting a program: in the emulated lab each
 # program started costs a tenth of a second or more, and the waits below
@@ -107,10 +119,9 @@ wait_listening() {
 start_server() {
 	local stage=$1
 	shift
-	local wrapper=()
 
-	[ "${OUR_UNDER_VALGRIND:-}" = 1 ] && wrapper=("${VALGRIND[@]}")
-	timeout -k 5 "$LIMIT" "${ON_SERVER_CPU[@]}" "${wrapper[@]}" \
+	pick_wrapper
+	timeout -k 5 "$LIMIT" "${ON_SERVER_CPU[@]}" "${WRAPPER[@]}" \
 		"$KIT/$stage/server" \
 		-a "$ADDR" -p "$PORT" "$@" >"$WORK/server.out" 2>&1 &
 	SERVER_PID=$!
@@ -133,10 +144,9 @@ wait_server() {
 run_client() {
 	local stage=$1
 	shift
-	local wrapper=()
 
-	[ "${OUR_UNDER_VALGRIND:-}" = 1 ] && wrapper=("${VALGRIND[@]}")
-	timeout -k 5 "$LIMIT" "${ON_CLIENT_CPU[@]}" "${wrapper[@]}" \
+	pick_wrapper
+	timeout -k 5 "$LIMIT" "${ON_CLIENT_CPU[@]}" "${WRAPPER[@]}" \
 		"$KIT/$stage/client" \
 		-a "$ADDR" -p "$PORT" "$@" >"$WORK/client.out" 2>&1
 	CLIENT_STATUS=$?
@@ -148,7 +158,9 @@ start_client() {
 	local stage=$1
 	shift
 
-	timeout -k 5 "$LIMIT" "${ON_CLIENT_CPU[@]}" "$KIT/$stage/client" \
+	pick_wrapper
+	timeout -k 5 "$LIMIT" "${ON_CLIENT_CPU[@]}" "${WRAPPER[@]}" \
+		"$KIT/$stage/client" \
 		-a "$ADDR" -p "$PORT" "$@" >"$WORK/client.out" 2>&1 &
 	CLIENT_PID=$!
 }
@@ -166,6 +178,17 @@ wait_connected() {
 	done
 	fail "no connection on port $PORT: $(cat "$WORK"/*.out)"
 	return 1
+}
+
+# ctrl_c_ends_a_timed_run STAGE: a timed run of STAGE, each side under the
+# tool OUR_UNDER_VALGRIND names (if any); once they are connected, Ctrl-C
+# ends the client. Sets CLIENT_STATUS and SERVER_STATUS.
+ctrl_c_ends_a_timed_run() {
+	start_timed_run "$1" -v || return 1
+	nap 1
+	kill -INT "$CLIENT_REAL"
+	wait_client
+	wait_server
 }
 
 # start_timed_run STAGE [ARGS...]: a server and a client of STAGE in the
@@ -260,9 +283,30 @@ assert_valgrind_clean() {
 	return 0
 }
 
+# has_line FILE REGEX: FILE has a line matching the extended REGEX.
+# Short files are read by the shell itself: in the emulated lab each grep
+# started costs more than the check.
+has_line() {
+	local lines line
+
+	mapfile -t -n 1000 lines <"$1" 2>/dev/null || return 1
+	[ ${#lines[@]} -lt 1000 ] || { grep -Eq -- "$2" "$1"; return; }
+	for line in "${lines[@]}"; do
+		[[ $line =~ $2 ]] && return 0
+	done
+	return 1
+}
+
 # assert_output FILE REGEX: FILE has a line matching the extended REGEX.
 assert_output() {
-	grep -Eq -- "$2" "$1" ||
-		fail "expected /$2/ in $(basename "$1"): $(cat "$1")"
+	has_line "$1" "$2" ||
+		fail "expected /$2/ in ${1##*/}: $(<"$1")"
+	return 0
+}
+
+# assert_no_output FILE REGEX: no line of FILE matches the REGEX.
+assert_no_output() {
+	has_line "$1" "$2" &&
+		fail "unexpected /$2/ in ${1##*/}: $(<"$1")"
 	return 0
 }

@@ -7,7 +7,6 @@
 
 STAGES=${OUR_THREAD_STAGES:-ping-sr-2 ping-sr-3 blast-sr-2}
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
-HELGRIND=(valgrind --tool=helgrind --error-exitcode=99 -q)
 
 test_whole_run_under_helgrind() {
 	require_rdma || return
@@ -58,22 +57,11 @@ test_disconnect_under_helgrind() {
 
 test_ctrl_c_under_helgrind() {
 	require_rdma || return
-	local stage client
+	local stage
 
 	for stage in $STAGES; do
-		timeout -k 5 "$LIMIT" "${HELGRIND[@]}" "$KIT/$stage/server" \
-			-a "$ADDR" -p "$PORT" >"$WORK/server.out" 2>&1 &
-		SERVER_PID=$!
-		wait_listening "$PORT" "$LIMIT" || fail "$stage: no server"
-		timeout -k 5 "$LIMIT" "${HELGRIND[@]}" "$KIT/$stage/client" \
-			-a "$ADDR" -p "$PORT" -D 3600 >"$WORK/client.out" 2>&1 &
-		CLIENT_PID=$!
-		client=$(program_pid "$CLIENT_PID")
-		wait_connected || return
-		sleep 1
-		kill -INT "$client"
-		wait_client
-		wait_server
+		OUR_UNDER_VALGRIND=helgrind ctrl_c_ends_a_timed_run "$stage" ||
+			return
 		assertEquals "$stage client; $(cat "$WORK/client.out")" \
 			130 "$CLIENT_STATUS"
 		assertEquals "$stage server; $(cat "$WORK/server.out")" \
