@@ -1,0 +1,503 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The READMEs tell the truth: every command they show is cut out of them
+# and run as written, in the lab, and every make diff, test, file and
+# sample they name is checked against the kit.
+#
+# The convention the READMEs follow, and this suite holds them to:
+#
+# - Every fenced block (```) has an info string: `sh` or `text`.
+# - A `sh` block holds commands a student types in the lab's shell
+#   (`make lab`), one a line. The suite runs each block, one test per
+#   block, line by line, each line in a shell of its own from the kit's
+#   top folder (a `cd` does not carry over):
+#   - a comment is what follows the first " #" of a line; a line that is
+#     only a comment, or blank, is skipped;
+#   - lines that are only the lab's own wrapper (`make lab`,
+#     `labs/lab shell`, `exit`) are skipped, and the log says so;
+#   - a command ending in `&` starts in the background; when it runs a
+#     program named `server`, the next line waits until it listens (on
+#     its -p port, 12321 by default), as a student would before typing
+#     the client; `%N` in a later line is the N-th command started with
+#     `&` (a background command is one simple command);
+#   - every other command runs bounded in time (OUR_README_LIMIT seconds)
+#     and must exit 0, or N when its comment begins "exits N" (as in
+#     `./ping-sr-2/server -a 192.0.2.1 &   # exits 1 once its client dies`);
+#   - at the end of the block every background command must have ended
+#     by itself (a server serves its client, then exits) within
+#     OUR_README_END_WAIT seconds, with status 0 or the one its comment
+#     states; one left running is a failure, and is killed;
+#   - a block that fails shows the block, each command and its output;
+#   - `make check`, `make demo`, `make deps` and `make install` run on the
+#     host, not in the lab: in a `sh` block they are a failure.
+# - A `text` block is not run: sample output, usage, commands for the
+#   host outside the lab (`make demo`, `sudo ...`) or for other machines.
+#   Except one kind: a block of commands at `hostA$` and `hostB$` prompts
+#   (two hosts with RDMA hardware) is run in the lab, both hosts being
+#   the lab guest and every IPv4 address in it replaced by the lab's:
+#   host A's lines start in the background (host A serves), host B's run
+#   in the foreground, under the rules above.
+# - Every `make diff FROM=X TO=Y` a README mentions runs and prints a diff
+#   (each pair once).
+# - Every suite (`tests/test_*.sh`) a README cites exists, and every test
+#   function (`test_*`) it cites is defined in a suite cited in the same
+#   paragraph.
+# - Every file of the kit a README names in backquotes, and every link,
+#   exists.
+# - Every counters line a README shows (-x) is one the code can print.
+#
+# The READMEs use the lab's address, 192.0.2.1; on a host with its own
+# RDMA device the suite puts that host's address in its place.
+. "$(dirname "$0")/lib.sh"
+
+# The address the READMEs' commands use: the lab's.
+README_ADDR=192.0.2.1
+# How long any one command of a README may take: the lab is slow, and
+# slower still when other guests load the host.
+README_LIMIT=${OUR_README_LIMIT:-300}
+# How long a background command may go on after the block's last line.
+README_END_WAIT=${OUR_README_END_WAIT:-30}
+# Where a server listens unless given -p.
+DEFAULT_PORT=12321
+
+# Every program started costs a lot in the emulated lab: the READMEs are
+# found and cut up once, and the checks read them with one awk each.
+
+# The READMEs, from the kit's top, the top one first.
+mapfile -t READMES < <(cd "$KIT" && find . -mindepth 1 -maxdepth 2 \
+	-name README.md -not -path './.*' | LC_ALL=C sort |
+	awk '{ sub(/^\.\//, "") }
+	     $0 == "README.md" { print; next } { rest[n++] = $0 }
+	     END { for (i = 0; i < n; i++) print rest[i] }')
+
+# readmes_awk PROGRAM [ARGS...]: run awk PROGRAM on every README, from
+# the kit's top, one paragraph a record (fenced blocks included), its
+# lines joined by spaces.
+readmes_awk() {
+	local program=$1
+	shift
+	(cd "$KIT" && awk "$@" 'BEGIN { RS = "" }
+		{ gsub(/[ \t]*\n[ \t]*/, " ") }'"$program" "${READMES[@]}")
+}
+
+# ------------------------------------------------------------ the blocks
+
+# Every fenced block of every README, cut out into $BLOCKS: NNN.where
+# says where it is and what it is (README, line, info string, number in
+# its README, "hosts" for a block of hostA$ and hostB$ commands, "-"
+# otherwise) and NNN.text holds its lines, the fence's indentation gone.
+BLOCKS=$(mktemp -d)
+(cd "$KIT" && awk -v out="$BLOCKS" '
+	FNR == 1 { count = 0 }
+	/^[ \t]*```/ {
+		if (inside) {
+			inside = 0
+			close(text)
+			kind = prompts > 0 && prompts == lines ? "hosts" : "-"
+			print FILENAME, start, info, count, kind >(base ".where")
+			close(base ".where")
+			next
+		}
+		inside = 1
+		start = FNR
+		fence = $0
+		sub(/```.*/, "", fence)
+		indent = length(fence)
+		info = $0
+		sub(/^[ \t]*```[ \t]*/, "", info)
+		sub(/[ \t].*/, "", info)
+		if (info == "")
+			info = "-"
+		count++
+		base = sprintf("%s/%03d", out, ++blocks)
+		text = base ".text"
+		printf "" >text
+		lines = prompts = 0
+		next
+	}
+	inside {
+		line = substr($0, indent + 1)
+		print line >text
+		if (line ~ /[^ \t]/) {
+			lines++
+			if (line ~ /^host[AB]\$ /)
+				prompts++
+		}
+	}
+' "${READMES[@]}")
+
+# What the block being run has started in the background, and its log:
+# the block, each command and what it printed.
+LOG=
+BLOCK_FAILED=
+BG_PIDS=()
+BG_COMMANDS=()
+BG_EXPECTED=()
+
+log_line() {
+	printf '%s\n' "$*" >>"$LOG"
+}
+
+# block_fail MESSAGE: the block fails; its log is shown at its end.
+block_fail() {
+	fail "$1"
+	log_line "!!! $1"
+	BLOCK_FAILED=1
+}
+
+# listening PORT: something listens on RDMA CM port PORT.
+listening() {
+	rdma resource show cm_id 2>/dev/null |
+		grep -q "state LISTEN .* src-addr [^ ]*:$1 "
+}
+
+# start_background COMMAND EXPECTED: start COMMAND as %N, N counted from
+# 1 in the block; when it runs a server, wait until it listens.
+start_background() {
+	local command=$1 n=$((${#BG_PIDS[@]} + 1)) pid port deadline
+
+	log_line "\$ $command &    [%$n]"
+	(cd "$KIT" && exec bash -c "exec $command") \
+		>"$WORK/background-$n.log" 2>&1 </dev/null &
+	pid=$!
+	BG_PIDS+=("$pid")
+	BG_COMMANDS+=("$command")
+	BG_EXPECTED+=("$2")
+	[[ " $command " =~ [\ /]server\  ]] || return 0
+	port=$DEFAULT_PORT
+	[[ $command =~ (-p\ *|--port[=\ ])([0-9]+) ]] &&
+		port=${BASH_REMATCH[2]}
+	deadline=$((SECONDS + README_LIMIT))
+	until listening "$port"; do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			block_fail "'$command' ended before it listened on port $port"
+			return 1
+		fi
+		if [ $SECONDS -ge $deadline ]; then
+			block_fail "'$command' did not listen on port $port within $README_LIMIT s"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# run_foreground COMMAND EXPECTED: run COMMAND bounded in time; it must
+# exit with status EXPECTED.
+run_foreground() {
+	local command=$1 expected=$2 status
+
+	log_line "\$ $command"
+	(cd "$KIT" && timeout -k 5 "$README_LIMIT" bash -c "$command") \
+		>>"$LOG" 2>&1 </dev/null
+	status=$?
+	if [ "$status" -eq 124 ] && [ "$expected" -ne 124 ]; then
+		block_fail "'$command' did not end within $README_LIMIT s"
+	elif [ "$status" -ne "$expected" ]; then
+		block_fail "'$command' exited with status $status, not $expected"
+	fi
+}
+
+# finish_background: every background command must have ended by
+# itself, with the status expected of it; one still running is killed.
+# Their output goes into the log.
+finish_background() {
+	local n pid command status
+
+	for n in "${!BG_PIDS[@]}"; do
+		pid=${BG_PIDS[$n]}
+		command=${BG_COMMANDS[$n]}
+		if ! ends_within "$README_END_WAIT" "$pid"; then
+			kill -9 "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			block_fail "'$command' (%$((n + 1))) was still running $README_END_WAIT s after the block's last line, where it should have ended by itself; killed"
+		else
+			wait "$pid"
+			status=$?
+			[ "$status" -eq "${BG_EXPECTED[$n]}" ] ||
+				block_fail "'$command' (%$((n + 1))) exited with status $status, not ${BG_EXPECTED[$n]}"
+		fi
+		log_line "--- output of %$((n + 1)): $command"
+		cat "$WORK/background-$((n + 1)).log" >>"$LOG"
+	done
+	BG_PIDS=()
+	BG_COMMANDS=()
+	BG_EXPECTED=()
+}
+
+# run_line LINE: one line of a block, by the rules at the top.
+run_line() {
+	local line=$1 command=$1 comment='' expected=0 n
+
+	if [[ $line == *" #"* ]]; then
+		command=${line%%" #"*}
+		comment=${line#*" #"}
+	fi
+	[[ $comment =~ ^\ *exits\ ([0-9]+) ]] && expected=${BASH_REMATCH[1]}
+	[[ $command =~ ^[[:space:]]*(.*[^[:space:]])[[:space:]]*$ ]] ||
+		return 0
+	command=${BASH_REMATCH[1]}
+	[ "${command:0:1}" != "#" ] || return 0
+	case $command in
+	"make lab" | "labs/lab shell" | exit)
+		log_line "(skipped: '$command' is the lab's own wrapper, and this runs in the lab already)"
+		return 0
+		;;
+	make*\ check* | make*\ demo* | make*\ deps* | make*\ install*)
+		block_fail "'$command' runs on the host, not in the lab: it belongs in a text block"
+		return 0
+		;;
+	esac
+	[ "$ADDR" = "$README_ADDR" ] ||
+		command=${command//"$README_ADDR"/"$ADDR"}
+	# %N: the N-th command started in the background.
+	for n in "${!BG_PIDS[@]}"; do
+		while [[ $command =~ ^(.*[^0-9A-Za-z_]|)%$((n + 1))([^0-9].*|)$ ]]; do
+			command=${BASH_REMATCH[1]}${BG_PIDS[$n]}${BASH_REMATCH[2]}
+		done
+	done
+	if [[ $command =~ ^(.*[^[:space:]])[[:space:]]*\&$ ]]; then
+		start_background "${BASH_REMATCH[1]}" "$expected"
+	else
+		run_foreground "$command" "$expected"
+	fi
+}
+
+# block_lines BLOCK KIND: the lines to run. A two-host block's become
+# lab lines: the prompts gone, host A's in the background, every IPv4
+# address the lab's.
+block_lines() {
+	if [ "$2" = hosts ]; then
+		sed -E -e "s/[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+/$ADDR/g" \
+			-e 's/^hostA\$ (.*)$/\1 \&/' -e 's/^hostB\$ //' \
+			"$1.text"
+	else
+		cat "$1.text"
+	fi
+}
+
+# run_block BLOCK: run a block cut out of a README, by the rules at the
+# top; on failure show the block, each command and its output.
+run_block() {
+	require_rdma || return 0
+	local block=$1 readme line info number kind stderr start=$SECONDS
+
+	read -r readme line info number kind <"$block.where"
+	LOG=$WORK/block.log
+	BLOCK_FAILED=
+	# What the shell says of the block's commands (e.g. that one was
+	# killed) goes into the log too.
+	exec {stderr}>&2 2>>"$LOG"
+	log_line "=== $readme, block $number (line $line, \`\`\`$info):"
+	sed 's/^/  | /' "$block.text" >>"$LOG"
+	[ "$kind" != hosts ] ||
+		log_line "(commands for two hosts with RDMA hardware: run here, both hosts being this lab guest, every address $ADDR, host A's lines in the background)"
+	[ "$ADDR" = "$README_ADDR" ] ||
+		log_line "(not the lab: $README_ADDR is replaced by $ADDR)"
+	while IFS= read -r line; do
+		run_line "$line" || break
+	done < <(block_lines "$block" "$kind")
+	finish_background
+	exec 2>&"$stderr" {stderr}>&-
+	if [ -n "$BLOCK_FAILED" ]; then
+		cat "$LOG"
+	else
+		echo "  $readme, block $number: $((SECONDS - start)) s"
+	fi
+}
+
+# One test per block to run: test_<folder>_readme_block_<number>, the
+# top README's folder being called "top".
+BLOCK_TESTS=()
+for where in "$BLOCKS"/*.where; do
+	read -r readme line info number kind <"$where"
+	[ "$info" = sh ] || [ "$kind" = hosts ] || continue
+	name=${readme%/README.md}
+	[ "$name" = README.md ] && name=top
+	name=test_${name//-/_}_readme_block_$number
+	eval "$name() { run_block '${where%.where}'; }"
+	BLOCK_TESTS+=("$name")
+done
+
+oneTimeTearDown() {
+	rm -rf "$BLOCKS"
+}
+
+# ------------------------------------------------------------ the checks
+
+# fail_each: fail once for each line read, the line saying why.
+fail_each() {
+	local why
+
+	while IFS= read -r why; do
+		fail "$why"
+	done
+	return 0
+}
+
+test_every_block_says_whether_it_runs() {
+	cat "$BLOCKS"/*.where | awk '$3 != "sh" && $3 != "text" {
+		printf "%s line %d: a fenced block with info string \"%s\":" \
+			" say sh (the suite runs it in the lab) or text (it" \
+			" does not)\n", $1, $2, $3
+	}' | fail_each
+}
+
+test_make_diff_in_the_readmes_prints_a_diff() {
+	local readme from to status
+
+	while read -r readme from to; do
+		(cd "$KIT" && timeout 60 make -s diff FROM="$from" TO="$to") \
+			>"$WORK/diff.out" 2>&1
+		status=$?
+		assertEquals "$readme: make diff FROM=$from TO=$to: exit status; $(cat "$WORK/diff.out")" \
+			0 "$status"
+		grep -q '^@@ ' "$WORK/diff.out" ||
+			fail "$readme: make diff FROM=$from TO=$to printed no diff: $(cat "$WORK/diff.out")"
+	done < <(readmes_awk '{
+		text = $0
+		while (match(text, /make diff FROM=[A-Za-z0-9_.-]+ TO=[A-Za-z0-9_.-]+/)) {
+			mention = substr(text, RSTART, RLENGTH)
+			text = substr(text, RSTART + RLENGTH)
+			split(mention, word, /[ =]/)
+			if (!seen[word[4], word[6]]++)
+				print FILENAME, word[4], word[6]
+		}
+	}')
+}
+
+test_cited_suites_and_tests_exist() {
+	# Every test function of every suite, as "SUITE FUNCTION".
+	(cd "$KIT" && grep -oE '^test_[a-z0-9_]+\(\)' tests/test_*.sh) |
+		sed 's/:/ /; s/()$//' >"$WORK/defined"
+	readmes_awk 'BEGIN {
+		RS = "\n"
+		while ((getline line < defined_file) > 0) {
+			split(line, part, " ")
+			defined[part[1], part[2]] = 1
+		}
+		RS = ""
+	}
+	{
+		delete suites
+		named = ""
+		text = $0
+		while (match(text, /tests\/test_[a-z0-9_]+\.sh/)) {
+			suite = substr(text, RSTART, RLENGTH)
+			text = substr(text, RSTART + RLENGTH)
+			suites[suite] = 1
+			named = named " " suite
+			if ((getline line < suite) < 0)
+				printf "%s cites %s, which does not exist\n", \
+					FILENAME, suite
+			close(suite)
+		}
+		text = $0
+		while (match(text, /`test_[a-z0-9_]+`/)) {
+			function_name = substr(text, RSTART + 1, RLENGTH - 2)
+			text = substr(text, RSTART + RLENGTH)
+			found = 0
+			for (suite in suites)
+				if ((suite, function_name) in defined)
+					found = 1
+			if (!found)
+				printf "%s cites %s, not a test of a suite named" \
+					" in its paragraph (%s)\n", FILENAME, \
+					function_name, named == "" ? "none" : substr(named, 2)
+		}
+	}' -v defined_file="$WORK/defined" | fail_each
+}
+
+test_named_files_and_links_exist() {
+	local readme kind name dir
+
+	while read -r readme kind name; do
+		dir=${readme%README.md}
+		case $kind in
+		path) [ -e "$KIT/$name" ] ||
+			fail "$readme names $name, which does not exist" ;;
+		source) [ -e "$KIT/$dir$name" ] || [ -e "$KIT/common/$name" ] ||
+			[ -e "$KIT/ping-sr-0/$name" ] ||
+			fail "$readme names $name, in neither ${dir:-the top folder}, common/ nor ping-sr-0/" ;;
+		link) [ -e "$KIT/$dir$name" ] ||
+			fail "$readme links to $name, which does not exist" ;;
+		esac
+	done < <(readmes_awk '
+	# each: print "FILENAME kind match" for each match of pattern in $0,
+	# less head characters at its start and one at its end.
+	function each(kind, pattern, head,    text, found) {
+		text = $0
+		while (match(text, pattern)) {
+			found = substr(text, RSTART + head, RLENGTH - head - 1)
+			text = substr(text, RSTART + RLENGTH)
+			sub(/#.*/, "", found)
+			if (found != "" && found !~ /^(https?|mailto):/ &&
+			    !seen[FILENAME, kind, found]++)
+				print FILENAME, kind, found
+		}
+	}
+	{
+		# Files of the kit in backquotes: ping-sr-0/client.c, ./devices/devices.
+		each("path", "`(\\./)?(common|tests|labs|devices|ping-sr-[0-9]+|blast-sr-[0-9]+)/[A-Za-z0-9_./-]*`", 1)
+		# Sources by bare name: of the stage, a piece, or the steps.
+		each("source", "`[A-Za-z0-9_]+\\.[ch]`", 1)
+		# Links to files of the kit, from the folder of the README.
+		each("link", "\\]\\([^) ]+\\)", 2)
+	}')
+}
+
+# The counters the programs print with -x, as README samples show them.
+# What common/cq_events.c and common/completions_busy.c count makes these
+# hold whatever the run: every empty first poll is followed by a second
+# poll, and at most one sleep (a poll() call); a sleep takes at most one
+# event; events are acknowledged 16 at a time, the rest (fewer than 16)
+# after the report.
+test_counters_lines_shown_are_possible() {
+	(cd "$KIT" && awk '
+		function check(ok, why) {
+			if (!ok)
+				printf "%s line %d: %s: %s\n", FILENAME, FNR, why, $0
+		}
+		/[0-9]+ ibv_poll_cq calls, [0-9]+ first polls found nothing/ {
+			text = $0
+			sub(/.*: /, "", text)
+			n = split(text, word, /[ ,]+/)
+			polls = word[1]; empty = word[4]; events = word[9]
+			acked = word[12]; calls = n >= 16 ? word[14] : ""
+			check(2 * empty <= polls,
+				"each empty first poll is followed by a second one")
+			check(events <= empty,
+				"at most one event per empty first poll")
+			if (calls != "") {
+				check(calls <= empty,
+					"at most one poll() call per empty first poll")
+				check(events <= calls,
+					"at most one event per poll() call")
+			}
+			check(acked <= events && events - acked < 16 &&
+				acked % 16 == 0,
+				"events are acknowledged 16 at a time")
+		}
+		/busy polling: [0-9]+ ibv_poll_cq calls, [0-9]+ found nothing/ {
+			text = $0
+			sub(/.*busy polling: /, "", text)
+			split(text, word, /[ ,]+/)
+			check(word[4] + 0 <= word[1] + 0,
+				"no more empty polls than polls")
+		}
+	' "${READMES[@]}") | fail_each
+}
+
+# The checks first, then the blocks, in the order of the READMEs.
+suite() {
+	local name
+
+	for name in test_every_block_says_whether_it_runs \
+		test_make_diff_in_the_readmes_prints_a_diff \
+		test_cited_suites_and_tests_exist \
+		test_named_files_and_links_exist \
+		test_counters_lines_shown_are_possible "${BLOCK_TESTS[@]}"; do
+		suite_addTest "$name"
+	done
+}
+
+. shunit2
