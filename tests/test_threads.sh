@@ -55,11 +55,13 @@ test_disconnect_under_helgrind() {
 	done
 }
 
+# The thread blocks the signals it must leave to the main thread: the
+# same code in every stage that has the thread.
 test_ctrl_c_under_helgrind() {
 	require_rdma || return
 	local stage
 
-	for stage in $STAGES; do
+	for stage in ping-sr-2; do
 		OUR_UNDER_VALGRIND=helgrind ctrl_c_ends_a_timed_run "$stage" ||
 			return
 		assertEquals "$stage client; $(cat "$WORK/client.out")" \

@@ -30,12 +30,14 @@ test_failures_under_valgrind() {
 		assertEquals "no server: exit status" 1 "$CLIENT_STATUS"
 		assert_output "$WORK/client.out" "no server listens"
 		assert_valgrind_clean "$WORK/client.out"
-		# A name that does not resolve.
+	done
+	# A name that does not resolve, and bad usage: the same code in
+	# every stage, tried with a ping and a blast program.
+	for stage in ping-sr-0 blast-sr-2; do
 		run_program "${VALGRIND[@]}" "$KIT/$stage/client" \
 			-a no-such-host.invalid
 		assertEquals "bad name: exit status" 1 "$STATUS"
 		assert_valgrind_clean "$WORK/program.out"
-		# Bad usage.
 		run_program "${VALGRIND[@]}" "$KIT/$stage/server" -c 0
 		assertEquals "bad usage: exit status" 2 "$STATUS"
 		assert_valgrind_clean "$WORK/program.out"
