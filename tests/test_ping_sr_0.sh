@@ -68,4 +68,16 @@ test_trace_names_each_verb() {
 	done
 }
 
+# The agent echoes each ping from the slot it landed in: it registers two
+# receive slots and nothing to send from; the client one of each.
+test_agent_echoes_without_a_copy() {
+	require_rdma || return
+	ping_pong ping-sr-0 -t -v -c 5 -s 1000
+	assert_output "$WORK/server.out" "^server: ibv_reg_mr receive 2000 bytes -> ok\$"
+	assert_no_output "$WORK/server.out" "ibv_reg_mr send"
+	assert_output "$WORK/server.out" "^server: ibv_post_send slot 1, 1000 bytes -> 0\$"
+	assert_output "$WORK/client.out" "^client: ibv_reg_mr send 1000 bytes -> ok\$"
+	assert_output "$WORK/client.out" "^client: ibv_reg_mr receive 1000 bytes -> ok\$"
+}
+
 . shunit2
