@@ -11,7 +11,7 @@ STAGE=blast-sr-2
 # message: in the emulated lab on a busy host that can take minutes.
 LIMIT=${OUR_BLAST_LIMIT:-600}
 # Messages per run at 4 KiB and below.
-SMALL_COUNT=${OUR_BLAST_SMALL_COUNT:-30000}
+SMALL_COUNT=${OUR_BLAST_SMALL_COUNT:-20000}
 NUMBER='[0-9]+\.[0-9]+'
 
 # rnr_events: receiver-not-ready NAKs the device sent and received, and

@@ -29,11 +29,13 @@ test_whole_run_under_helgrind() {
 	done
 }
 
+# The kill itself is tried 20 times a stage in test_disconnect.sh; under
+# helgrind, once for the ping exchange and once for the blast.
 test_disconnect_under_helgrind() {
 	require_rdma || return
 	local stage client
 
-	for stage in $STAGES; do
+	for stage in ping-sr-3 blast-sr-2; do
 		timeout -k 5 "$LIMIT" "${HELGRIND[@]}" "$KIT/$stage/server" \
 			-a "$ADDR" -p "$PORT" >"$WORK/server.out" 2>&1 &
 		SERVER_PID=$!
