@@ -135,7 +135,7 @@ test_unresolvable_server_name() {
 }
 
 test_address_without_rdma_device() {
-	require_rdma || return
+	require_rdma || return 0
 	local stage
 
 	# No rxe sits on lo, so 127.0.0.1 reaches no RDMA device.
@@ -146,7 +146,7 @@ test_address_without_rdma_device() {
 }
 
 test_server_address_without_rdma_device() {
-	require_rdma || return
+	require_rdma || return 0
 	local stage
 
 	# 192.0.2.99 is on no interface of this machine: nothing to bind to.
@@ -157,7 +157,7 @@ test_server_address_without_rdma_device() {
 }
 
 test_no_server_listening() {
-	require_rdma || return
+	require_rdma || return 0
 	local stage
 
 	for stage in $STAGES; do

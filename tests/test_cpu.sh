@@ -60,7 +60,7 @@ paused_cpu() {
 }
 
 test_busy_polling_burns_a_cpu_while_waiting() {
-	require_rdma || return
+	require_rdma || return 0
 	local ticks=$((PAUSE * $(getconf CLK_TCK)))
 
 	paused_cpu ping-sr-2 || return
@@ -70,7 +70,7 @@ test_busy_polling_burns_a_cpu_while_waiting() {
 }
 
 test_completion_channel_rests_while_waiting() {
-	require_rdma || return
+	require_rdma || return 0
 	local ticks=$((PAUSE * $(getconf CLK_TCK))) stage
 
 	for stage in $BLOCKING_STAGES; do

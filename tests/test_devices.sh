@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 test_devices_names_the_lab_device() {
-	require_rdma || return
+	require_rdma || return 0
 	run_program "$KIT/devices/devices"
 	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
 	assert_output "$WORK/program.out" "^$DEVICE\$"
@@ -15,9 +15,9 @@ test_devices_names_the_lab_device() {
 }
 
 test_soft_roce_is_roce_over_ethernet() {
-	require_rdma || return
+	require_rdma || return 0
 	[ -n "${LAB_GUEST:-}" ] ||
-		{ skip_test "the link layer is known only in the lab"; return; }
+		{ skip_test "the link layer is known only in the lab"; return 0; }
 	run_program "$KIT/devices/devices"
 	# rxe speaks the InfiniBand transport over an Ethernet link: RoCE.
 	assert_output "$WORK/program.out" "transport: InfiniBand"
@@ -30,9 +30,9 @@ test_soft_roce_is_roce_over_ethernet() {
 }
 
 test_devices_lists_more_than_64_gids() {
-	require_rdma || return
+	require_rdma || return 0
 	[ -n "${LAB_GUEST:-}" ] ||
-		{ skip_test "it adds addresses to the netdev: only in the lab"; return; }
+		{ skip_test "it adds addresses to the netdev: only in the lab"; return 0; }
 	local netdev i last=192.0.2.169
 
 	netdev=$(rdma link show "$DEVICE/1" |

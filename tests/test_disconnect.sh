@@ -37,7 +37,7 @@ start_paused_run() {
 }
 
 test_ping_sr_1_agent_waits_for_ever_when_the_client_dies() {
-	require_rdma || return
+	require_rdma || return 0
 	start_paused_run || return
 	kill -9 "$CLIENT_REAL"
 	# The lesson: the agent is still polling for a ping that never comes.
@@ -49,7 +49,7 @@ test_ping_sr_1_agent_waits_for_ever_when_the_client_dies() {
 }
 
 test_ping_sr_1_client_waits_for_ever_when_the_server_dies() {
-	require_rdma || return
+	require_rdma || return 0
 	start_paused_run || return
 	kill -CONT "$CLIENT_REAL"
 	kill -9 "$SERVER_REAL"
@@ -132,7 +132,7 @@ kill_many() {
 kill_two() {
 	local stage
 
-	require_rdma || return
+	require_rdma || return 0
 	RESULTS=$WORK/results
 	: >"$RESULTS"
 	(kill_many "$1") 2>"$WORK/$1.log" &
@@ -150,7 +150,7 @@ kill_two() {
 # server): the agent says so and ends the run, instead of polling for ever
 # for a client that has gone.
 test_a_failed_cm_thread_ends_the_run() {
-	require_rdma || return
+	require_rdma || return 0
 	local stage
 
 	for stage in ping-sr-2 ping-sr-3 blast-sr-2; do

@@ -31,7 +31,7 @@ interrupt() {
 	local side=$1 signal=$2 expected=$3 stage peer words
 	shift 3
 
-	require_rdma || return
+	require_rdma || return 0
 	for stage in "$@"; do
 		start_timed_run "$stage" -v || return
 		nap 0.5
@@ -88,7 +88,7 @@ test_sigterm_ends_the_server_cleanly() {
 # Before ping-sr-2 the interrupted side still ends cleanly with its report;
 # only its peer cannot tell (problem 2), so the test ends the peer.
 test_ctrl_c_ends_a_ping_sr_0_client_cleanly() {
-	require_rdma || return
+	require_rdma || return 0
 	start_server ping-sr-0 -c 10000000 || return
 	start_client ping-sr-0 -c 10000000
 	CLIENT_REAL=$(program_pid "$CLIENT_PID")
@@ -106,7 +106,7 @@ test_ctrl_c_ends_a_ping_sr_0_client_cleanly() {
 # -D: the client runs for the time asked, whatever the lab's speed, and
 # the agent, which has no count, ends with it: both succeed.
 test_duration_bounds_the_run() {
-	require_rdma || return
+	require_rdma || return 0
 	local stage
 
 	for stage in $STAGES; do

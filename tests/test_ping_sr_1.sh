@@ -18,7 +18,7 @@ ping_pong_sides() {
 }
 
 test_ping_sr_0_sizes_disagree_and_both_sides_fail() {
-	require_rdma || return
+	require_rdma || return 0
 	start_server ping-sr-0 -c 10 -s 64 || return
 	run_client ping-sr-0 -c 10 -s 4096
 	wait_server
@@ -29,7 +29,7 @@ test_ping_sr_0_sizes_disagree_and_both_sides_fail() {
 }
 
 test_ping_sr_0_client_smaller_than_server_both_fail() {
-	require_rdma || return
+	require_rdma || return 0
 	start_server ping-sr-0 -c 10 -s 4096 || return
 	run_client ping-sr-0 -c 10 -s 64
 	wait_server
@@ -43,7 +43,7 @@ test_ping_sr_0_client_smaller_than_server_both_fail() {
 # client waits for pong 11, which never comes; ping-sr-0 cannot see the
 # server hang up (problem 2). Both hang: the test ends them.
 test_ping_sr_0_counts_disagree_and_the_longer_side_waits() {
-	require_rdma || return
+	require_rdma || return 0
 	local client deadline=$((SECONDS + LIMIT))
 
 	start_server ping-sr-0 -c 10 -v || return
@@ -62,7 +62,7 @@ test_ping_sr_0_counts_disagree_and_the_longer_side_waits() {
 }
 
 test_ping_sr_1_agent_adopts_the_clients_count() {
-	require_rdma || return
+	require_rdma || return 0
 	start_server ping-sr-1 -c 10 || return
 	run_client ping-sr-1 -c 20 -v
 	wait_server
@@ -75,7 +75,7 @@ test_ping_sr_1_agent_adopts_the_clients_count() {
 # -v travels with the count and size: one side verifying and not the
 # other is no longer a failure, whichever side it is.
 test_ping_sr_1_verify_on_one_side_only() {
-	require_rdma || return
+	require_rdma || return 0
 	ping_pong_sides ping-sr-1 "-v" ""
 	PORT=$((PORT + 1))
 	ping_pong_sides ping-sr-1 "" "-v"
@@ -83,7 +83,7 @@ test_ping_sr_1_verify_on_one_side_only() {
 }
 
 test_ping_sr_1_agent_adopts_the_clients_size() {
-	require_rdma || return
+	require_rdma || return 0
 	start_server ping-sr-1 -c 10 -s 64 -v || return
 	run_client ping-sr-1 -c 25 -s 4096 -v
 	wait_server
@@ -94,7 +94,7 @@ test_ping_sr_1_agent_adopts_the_clients_size() {
 }
 
 test_ping_sr_1_large_and_small() {
-	require_rdma || return
+	require_rdma || return 0
 	ping_pong ping-sr-1 -v -c 20 -s 1048576
 	PORT=$((PORT + 1))
 	ping_pong ping-sr-1 -v -c 1000 -s 1

@@ -17,7 +17,7 @@ verified() {
 }
 
 test_one_byte_500_times() {
-	require_rdma || return
+	require_rdma || return 0
 	local stage
 
 	for stage in $STAGES; do
@@ -26,7 +26,7 @@ test_one_byte_500_times() {
 }
 
 test_1_mib_20_times() {
-	require_rdma || return
+	require_rdma || return 0
 	local stage
 
 	for stage in $STAGES; do
@@ -37,7 +37,7 @@ test_1_mib_20_times() {
 # Without -a the server listens on every local address; the client names
 # the one that carries the RDMA device.
 test_server_without_an_address() {
-	require_rdma || return
+	require_rdma || return 0
 	timeout -k 5 "$LIMIT" "${ON_SERVER_CPU[@]}" "$KIT/ping-sr-2/server" \
 		-p "$PORT" -t >"$WORK/server.out" 2>&1 &
 	SERVER_PID=$!
