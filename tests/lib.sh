@@ -57,14 +57,27 @@ record_result() {
 	return 0
 }
 
+CLK_TCK=$(getconf CLK_TCK)
+# busy_ticks: the clock ticks all CPUs have spent busy since boot; a
+# test's share of them says what it costs on a machine with fewer cores.
+busy_ticks() {
+	local cpu user nice system idle iowait irq softirq
+
+	read -r cpu user nice system idle iowait irq softirq _ </proc/stat
+	echo $((user + nice + system + irq + softirq))
+}
+
 # shunit2 hooks. A suite that needs its own must call these.
 setUp() {
 	TEST_START=$SECONDS
+	TEST_BUSY=$(busy_ticks)
 	WORK=$(mktemp -d)
 	PORT=$((PORT + 1))
 	SKIPPED=
 	SERVER_PID=
 	CLIENT_PID=
+	SERVER_REAL=
+	CLIENT_REAL=
 }
 
 tearDown() {
@@ -73,7 +86,8 @@ tearDown() {
 	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
 	[ -n "$CLIENT_PID" ] && kill "$CLIENT_PID" 2>/dev/null
 	wait 2>/dev/null
-	echo "  ($((SECONDS - TEST_START)) s)"
+	echo "  ($((SECONDS - TEST_START)) s, CPUs busy" \
+		"$((($(busy_ticks) - TEST_BUSY) / CLK_TCK)) s)"
 	if [ -n "$SKIPPED" ]; then
 		record_result skip "$_shunit_test_"
 	elif [ "${__shunit_testSuccess}" = "${SHUNIT_TRUE}" ]; then
@@ -102,15 +116,29 @@ require_rdma() {
 }
 
 # Wait until something listens on RDMA CM port $1, up to $2 seconds.
+# Each look starts `rdma`, which costs a third of a CPU-second in the
+# emulated lab: the looks grow further apart (see backoff).
 wait_listening() {
-	local port=$1 deadline=$((SECONDS + ${2:-30}))
+	local port=$1 deadline=$((SECONDS + ${2:-30})) pause=0.05
 
 	while [ $SECONDS -lt $deadline ]; do
 		rdma resource show cm_id 2>/dev/null |
 			grep -q "state LISTEN .* src-addr [^ ]*:$port " && return 0
-		nap 0.1
+		nap "$pause"
+		pause=$(backoff "$pause")
 	done
 	return 1
+}
+
+# backoff PAUSE: the pause after PAUSE between two looks at something
+# slow to look at: twice as long, up to a second.
+backoff() {
+	case $1 in
+	0.05) echo 0.1 ;;
+	0.1) echo 0.2 ;;
+	0.2) echo 0.5 ;;
+	*) echo 1 ;;
+	esac
 }
 
 # start_server STAGE [ARGS...]: a server in the background on $PORT,
@@ -166,15 +194,25 @@ start_client() {
 }
 
 # wait_connected [SECONDS]: wait until the client's id on $PORT is
-# connected, that is, until the run has begun.
+# connected, that is, until the run has begun. When the programs' own pids
+# are known (SERVER_REAL, CLIENT_REAL), until both their queue pairs are
+# ready to send (RTS): a client's id shows CONNECT from the moment it asks,
+# and a slow server may not have accepted yet.
 wait_connected() {
-	local deadline=$((SECONDS + ${1:-$LIMIT}))
+	local deadline=$((SECONDS + ${1:-$LIMIT})) qps pause=0.05
 
 	while [ $SECONDS -lt $deadline ]; do
-		rdma resource show cm_id 2>/dev/null |
-			grep -q "state CONNECT .* dst-addr [^ ]*:$PORT " &&
+		if [ -n "${SERVER_REAL:-}" ] && [ -n "${CLIENT_REAL:-}" ]; then
+			qps=$(rdma resource show qp 2>/dev/null)
+			[[ $qps == *"state RTS "*" pid $SERVER_REAL "* ]] &&
+				[[ $qps == *"state RTS "*" pid $CLIENT_REAL "* ]] &&
+				return 0
+		elif rdma resource show cm_id 2>/dev/null |
+			grep -q "state CONNECT .* dst-addr [^ ]*:$PORT "; then
 			return 0
-		nap 0.05
+		fi
+		nap "$pause"
+		pause=$(backoff "$pause")
 	done
 	fail "no connection on port $PORT: $(cat "$WORK"/*.out)"
 	return 1
@@ -247,6 +285,50 @@ ends_within() {
 # cpu_ticks PID: user plus system CPU time of PID so far, in clock ticks.
 cpu_ticks() {
 	awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# at_once RUN CHECK NAME...: RUN NAME for every NAME at the same time,
+# each in a subshell with a folder ($WORK/NAME) and ports of its own; then
+# CHECK NAME for each in turn, in this shell, where shunit2's asserts
+# count. RUN leaves in its folder what CHECK needs (outputs, and statuses
+# with save_statuses). In the emulated lab valgrind spends seconds of one
+# CPU starting each program: side by side, its runs take both CPUs.
+at_once() {
+	local run=$1 check=$2 name top=$WORK first=$PORT
+	shift 2
+
+	for name; do
+		mkdir -p "$top/$name"
+		(WORK=$top/$name; "$run" "$name") >"$top/$name/run.log" 2>&1 &
+		PORT=$((PORT + 10))
+	done
+	wait
+	for name; do
+		WORK=$top/$name
+		"$check" "$name"
+	done
+	WORK=$top
+}
+
+# save_statuses: keep CLIENT_STATUS and SERVER_STATUS in $WORK for a
+# CHECK of at_once; statuses NAME then gives them back to it.
+save_statuses() {
+	echo "${CLIENT_STATUS:-none} ${SERVER_STATUS:-none}" >"$WORK/statuses"
+}
+statuses() {
+	read -r CLIENT_STATUS SERVER_STATUS <"$WORK/statuses" 2>/dev/null ||
+		fail "$1: the run did not end: $(cat "$WORK"/*.out "$WORK/run.log")"
+}
+
+# in_background NAME PATH [ARGS...]: run any program bounded in time in
+# the background, output in $WORK/NAME.out and exit status, once it has
+# ended, in $WORK/NAME.status. Wait for all with `wait`.
+in_background() {
+	local name=$1
+	shift
+
+	(timeout -k 5 "$LIMIT" "$@" >"$WORK/$name.out" 2>&1
+		echo $? >"$WORK/$name.status") &
 }
 
 # run_program PATH [ARGS...]: run any program bounded in time, output in
