@@ -91,6 +91,7 @@ test_ctrl_c_ends_a_ping_sr_0_client_cleanly() {
 	require_rdma || return 0
 	start_server ping-sr-0 -c 10000000 || return
 	start_client ping-sr-0 -c 10000000
+	SERVER_REAL=$(program_pid "$SERVER_PID")
 	CLIENT_REAL=$(program_pid "$CLIENT_PID")
 	wait_connected || return
 	nap 0.5

@@ -2,77 +2,110 @@
 # SPDX-License-Identifier: MIT
 # Valgrind memcheck: every client and server runs with 0 errors and no
 # bytes definitely or indirectly lost, on success and on failure paths.
+# valgrind takes seconds of CPU to start a program in the emulated lab, so
+# each test starts its programs side by side.
 . "$(dirname "$0")/lib.sh"
 
-# ping-sr-4 has its own valgrind tests, in test_ping_sr_4.sh.
-STAGES=${OUR_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 blast-sr-2}
+STAGES=${OUR_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2}
 # A client that finds no server unwinds through its CM piece and its
 # private data piece, not the rest: one stage of each pair of them.
 NO_SERVER_STAGES="ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-4"
 # valgrind is slow in the emulated lab: allow it time.
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
 
-test_ping_pong_under_valgrind() {
-	require_rdma || return 0
-	local stage
+# whole_run STAGE: a short verified run, both sides under memcheck.
+whole_run() {
+	local args=(-v -x -c 20 -s 1000)
 
-	for stage in $STAGES; do
-		OUR_UNDER_VALGRIND=1 ping_pong "$stage" -v -x -c 20 -s 1000
-		assert_valgrind_clean "$WORK/client.out"
-		assert_valgrind_clean "$WORK/server.out"
-		PORT=$((PORT + 1))
-	done
+	[ "$1" = blast-sr-2 ] && args=(-v -x -b 4 -c 300 -s 1000)
+	OUR_UNDER_VALGRIND=1 start_server "$1" "${args[@]}" || return
+	OUR_UNDER_VALGRIND=1 run_client "$1" "${args[@]}"
+	wait_server
+	save_statuses
+}
+
+check_whole_run() {
+	local count=20 unit="round trips"
+
+	[ "$1" = blast-sr-2 ] && count=300 unit=messages
+	statuses "$1" || return
+	assertEquals "$1 client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "$1 server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" "^client: $count $unit of 1000 bytes"
+	assert_output "$WORK/server.out" "^server: $count $unit of 1000 bytes"
+	assert_valgrind_clean "$WORK/client.out"
+	assert_valgrind_clean "$WORK/server.out"
+}
+
+test_whole_runs_under_valgrind() {
+	require_rdma || return 0
+	# shellcheck disable=SC2086
+	at_once whole_run check_whole_run $STAGES
 }
 
 test_failures_under_valgrind() {
 	require_rdma || return 0
 	local stage
 
+	# No server listens: the client unwinds what it set up.
 	for stage in $NO_SERVER_STAGES; do
-		# No server listens: the client unwinds what it set up.
-		OUR_UNDER_VALGRIND=1 run_client "$stage" -c 5
-		assertEquals "no server: exit status" 1 "$CLIENT_STATUS"
-		assert_output "$WORK/client.out" "no server listens"
-		assert_valgrind_clean "$WORK/client.out"
+		in_background "$stage.no-server" "${VALGRIND[@]}" \
+			"$KIT/$stage/client" -a "$ADDR" -p "$PORT" -c 5
 	done
 	# A name that does not resolve, and bad usage: the same code in
 	# every stage, tried with a ping and a blast program.
 	for stage in ping-sr-0 blast-sr-2; do
-		run_program "${VALGRIND[@]}" "$KIT/$stage/client" \
-			-a no-such-host.invalid
-		assertEquals "bad name: exit status" 1 "$STATUS"
-		assert_valgrind_clean "$WORK/program.out"
-		run_program "${VALGRIND[@]}" "$KIT/$stage/server" -c 0
-		assertEquals "bad usage: exit status" 2 "$STATUS"
-		assert_valgrind_clean "$WORK/program.out"
+		in_background "$stage.bad-name" "${VALGRIND[@]}" \
+			"$KIT/$stage/client" -a no-such-host.invalid
+		in_background "$stage.bad-usage" "${VALGRIND[@]}" \
+			"$KIT/$stage/server" -c 0
 	done
+	# And the device listing.
+	in_background devices "${VALGRIND[@]}" "$KIT/devices/devices"
+	wait
+	for stage in $NO_SERVER_STAGES; do
+		assert_ended "$stage.no-server" 1 "no server listens"
+	done
+	for stage in ping-sr-0 blast-sr-2; do
+		assert_ended "$stage.bad-name" 1 "cannot resolve .no-such-host.invalid."
+		assert_ended "$stage.bad-usage" 2 "count must be 1 to"
+	done
+	assert_ended devices 0 "${DEVICE:-.}"
+}
+
+# assert_ended NAME STATUS REGEX: the program run as NAME (in_background)
+# exited with STATUS, said REGEX, and valgrind had nothing to report.
+assert_ended() {
+	local out=$WORK/$1.out
+
+	assertEquals "$1: exit status; $(cat "$out")" "$2" \
+		"$(cat "$WORK/$1.status" 2>/dev/null)"
+	assert_output "$out" "$3"
+	assert_valgrind_clean "$out"
 }
 
 # Ctrl-C ends the client's timed run: the client unwinds after its
 # report, the agent after the client hung up. Both release everything.
-test_ctrl_c_under_valgrind() {
-	require_rdma || return 0
-	local stage
-
-	# ping-sr-4's are in test_ping_sr_4.sh.
-	for stage in ping-sr-3 blast-sr-2; do
-		OUR_UNDER_VALGRIND=1 ctrl_c_ends_a_timed_run "$stage" || return
-		assertEquals "$stage client; $(cat "$WORK/client.out")" \
-			130 "$CLIENT_STATUS"
-		assertEquals "$stage server; $(cat "$WORK/server.out")" \
-			0 "$SERVER_STATUS"
-		assert_output "$WORK/server.out" "ended the run after [0-9]+ "
-		assert_valgrind_clean "$WORK/client.out"
-		assert_valgrind_clean "$WORK/server.out"
-		PORT=$((PORT + 1))
-	done
+ctrl_c_run() {
+	OUR_UNDER_VALGRIND=1 ctrl_c_ends_a_timed_run "$1"
+	save_statuses
 }
 
-test_devices_under_valgrind() {
+check_ctrl_c_run() {
+	statuses "$1" || return
+	assertEquals "$1 client; $(cat "$WORK/client.out")" \
+		130 "$CLIENT_STATUS"
+	assertEquals "$1 server; $(cat "$WORK/server.out")" \
+		0 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" "ended the run after [0-9]+ "
+	assert_valgrind_clean "$WORK/client.out"
+	assert_valgrind_clean "$WORK/server.out"
+}
+
+test_ctrl_c_under_valgrind() {
 	require_rdma || return 0
-	run_program "${VALGRIND[@]}" "$KIT/devices/devices"
-	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
-	assert_valgrind_clean "$WORK/program.out"
+	# ping-sr-4's are in test_ping_sr_4.sh.
+	at_once ctrl_c_run check_ctrl_c_run ping-sr-3 blast-sr-2
 }
 
 . shunit2
