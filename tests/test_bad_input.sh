@@ -123,7 +123,10 @@ test_client_needs_an_address() {
 	done
 }
 
+# The stages with an event channel open the RDMA CM device before they
+# look up the name: without a device they stop there.
 test_unresolvable_server_name() {
+	require_rdma || return 0
 	local stage
 
 	for stage in $STAGES; do
