@@ -229,6 +229,21 @@ ctrl_c_ends_a_timed_run() {
 	wait_server
 }
 
+# assert_ctrl_c_ended_clean STAGE: after ctrl_c_ends_a_timed_run under a
+# valgrind tool, the client said it was interrupted and exited 130, the
+# agent said its client ended the run and exited 0, and the tool had
+# nothing to report on either.
+assert_ctrl_c_ended_clean() {
+	assertEquals "$1 client; $(cat "$WORK/client.out")" \
+		130 "$CLIENT_STATUS"
+	assertEquals "$1 server; $(cat "$WORK/server.out")" \
+		0 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" "interrupted by Ctrl-C"
+	assert_output "$WORK/server.out" "ended the run after [0-9]+ "
+	assert_valgrind_clean "$WORK/client.out"
+	assert_valgrind_clean "$WORK/server.out"
+}
+
 # start_timed_run STAGE [ARGS...]: a server and a client of STAGE in the
 # middle of a run that lasts until the test ends it (-D, far longer than
 # any test); sets SERVER_REAL and CLIENT_REAL, the programs' own pids.

@@ -117,19 +117,20 @@ test_client_and_server_run_one_thread_each() {
 # A whole run under valgrind memcheck is in test_valgrind.sh; here each
 # side under memcheck loses its peer, both cases side by side.
 killed_peer_run() {
+	local survivor victim
+
 	if [ "$1" = agent ]; then
 		LIMIT=$VALGRIND_LIMIT OUR_UNDER_VALGRIND=1 start_long_run ||
 			return
-		under_valgrind "$SERVER_REAL" && echo yes >"$WORK/under-valgrind"
-		kill -9 "$CLIENT_REAL"
-		timed_end "$SERVER_REAL"
+		survivor=$SERVER_REAL victim=$CLIENT_REAL
 	else
 		LIMIT=$VALGRIND_LIMIT CLIENT_UNDER_VALGRIND=1 start_long_run ||
 			return
-		under_valgrind "$CLIENT_REAL" && echo yes >"$WORK/under-valgrind"
-		kill -9 "$SERVER_REAL"
-		timed_end "$CLIENT_REAL"
+		survivor=$CLIENT_REAL victim=$SERVER_REAL
 	fi
+	under_valgrind "$survivor" && echo yes >"$WORK/under-valgrind"
+	kill -9 "$victim"
+	timed_end "$survivor"
 	wait_client
 	wait_server
 	save_statuses

@@ -93,13 +93,7 @@ ctrl_c_run() {
 
 check_ctrl_c_run() {
 	statuses "$1" || return
-	assertEquals "$1 client; $(cat "$WORK/client.out")" \
-		130 "$CLIENT_STATUS"
-	assertEquals "$1 server; $(cat "$WORK/server.out")" \
-		0 "$SERVER_STATUS"
-	assert_output "$WORK/server.out" "ended the run after [0-9]+ "
-	assert_valgrind_clean "$WORK/client.out"
-	assert_valgrind_clean "$WORK/server.out"
+	assert_ctrl_c_ended_clean "$1"
 }
 
 test_ctrl_c_under_valgrind() {
