@@ -305,7 +305,7 @@ int our_setup_listener(struct our_listener *listener,
 	ret = rdma_listen(listener->cm_id, 1);
 	if (our_verb_failed(ret, "rdma_listen %s", name))
 		goto out_destroy_id;
-	our_trace(1, "listening on %s", name);
+	our_say("listening on %s", name);
 	freeaddrinfo(address);
 	return 0;
 
@@ -383,7 +383,10 @@ int our_accept(struct our_control *control)
 	if (our_await_cm_event(control, ret, RDMA_CM_EVENT_ESTABLISHED,
 			       "rdma_accept"))
 		return -1;
-	return our_watch_connection(control);
+	if (our_watch_connection(control))
+		return -1;
+	our_say("%s connected", control->peer_name);
+	return 0;
 }
 
 void our_reject(struct our_control *control, const void *reason,

@@ -13,10 +13,10 @@ const char *our_program_name = "kit";
 int our_trace_level;
 
 /* Print "name: " and the formatted message, without a newline. */
-static void print_message(const char *fmt, va_list args)
+static void print_to(FILE *stream, const char *fmt, va_list args)
 {
-	fprintf(stderr, "%s: ", our_program_name);
-	vfprintf(stderr, fmt, args);
+	fprintf(stream, "%s: ", our_program_name);
+	vfprintf(stream, fmt, args);
 }
 
 void our_error(const char *fmt, ...)
@@ -24,9 +24,21 @@ void our_error(const char *fmt, ...)
 	va_list args;
 
 	va_start(args, fmt);
-	print_message(fmt, args);
+	print_to(stderr, fmt, args);
 	va_end(args);
 	fputc('\n', stderr);
+}
+
+void our_say(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	print_to(stdout, fmt, args);
+	va_end(args);
+	fputc('\n', stdout);
+	/* stdout into a file is written in blocks; this line must not wait. */
+	fflush(stdout);
 }
 
 void our_trace(int level, const char *fmt, ...)
@@ -36,7 +48,7 @@ void our_trace(int level, const char *fmt, ...)
 	if (our_trace_level < level)
 		return;
 	va_start(args, fmt);
-	print_message(fmt, args);
+	print_to(stderr, fmt, args);
 	va_end(args);
 	fputc('\n', stderr);
 }
@@ -50,7 +62,7 @@ static void trace_or_report(bool failed, int err, const char *result,
 {
 	if (!failed && our_trace_level < 1)
 		return;
-	print_message(fmt, args);
+	print_to(stderr, fmt, args);
 	if (failed)
 		fprintf(stderr, ": %s\n", strerror(err));
 	else

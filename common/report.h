@@ -3,8 +3,10 @@
  * report.h - errors and tracing, in one voice for the whole kit.
  *
  * Every message goes to stderr, prefixed with the program's name. Results
- * go to stdout (see stats.h). With -t each verb is traced as it is called,
- * with what it returned: that trace is the lesson a student reads.
+ * go to stdout (see stats.h), as do the few steps a user waits for (the
+ * server listens, a client has connected). With -t each verb is traced as
+ * it is called, with what it returned: that trace is the lesson a student
+ * reads.
  */
 #ifndef OUR_REPORT_H
 #define OUR_REPORT_H
@@ -19,6 +21,12 @@ extern int our_trace_level;
 
 /* Print "name: message" on stderr. */
 void our_error(const char *fmt, ...) OUR_FORMAT(1, 2);
+
+/*
+ * Print "name: message" on stdout at once, even into a file or a pipe: a
+ * step the user (or a script) waits for.
+ */
+void our_say(const char *fmt, ...) OUR_FORMAT(1, 2);
 
 /* Print "name: message" on stderr when tracing at level or above. */
 void our_trace(int level, const char *fmt, ...) OUR_FORMAT(2, 3);

@@ -115,30 +115,19 @@ require_rdma() {
 	fi
 }
 
-# Wait until something listens on RDMA CM port $1, up to $2 seconds.
-# Each look starts `rdma`, which costs a third of a CPU-second in the
-# emulated lab: the looks grow further apart (see backoff).
-wait_listening() {
-	local port=$1 deadline=$((SECONDS + ${2:-30})) pause=0.05
+# wait_for_line FILE REGEX PID SECONDS: until a line of FILE matches the
+# extended REGEX, while PID runs, for up to SECONDS. The servers say when
+# they listen and when a client has connected, at once (see our_say);
+# the shell reads the file itself, so a look costs no program started.
+wait_for_line() {
+	local deadline=$((SECONDS + $4))
 
 	while [ $SECONDS -lt $deadline ]; do
-		rdma resource show cm_id 2>/dev/null |
-			grep -q "state LISTEN .* src-addr [^ ]*:$port " && return 0
-		nap "$pause"
-		pause=$(backoff "$pause")
+		has_line "$1" "$2" && return 0
+		kill -0 "$3" 2>/dev/null || break
+		nap 0.05
 	done
-	return 1
-}
-
-# backoff PAUSE: the pause after PAUSE between two looks at something
-# slow to look at: twice as long, up to a second.
-backoff() {
-	case $1 in
-	0.05) echo 0.1 ;;
-	0.1) echo 0.2 ;;
-	0.2) echo 0.5 ;;
-	*) echo 1 ;;
-	esac
+	has_line "$1" "$2"
 }
 
 # start_server STAGE [ARGS...]: a server in the background on $PORT,
@@ -153,9 +142,9 @@ start_server() {
 		"$KIT/$stage/server" \
 		-a "$ADDR" -p "$PORT" "$@" >"$WORK/server.out" 2>&1 &
 	SERVER_PID=$!
-	wait_listening "$PORT" "$LIMIT" || {
-		fail "the $stage server did not start listening"
-		cat "$WORK/server.out"
+	wait_for_line "$WORK/server.out" "^server: listening on [^ ]*:$PORT\$" \
+		"$SERVER_PID" "$LIMIT" || {
+		fail "the $stage server did not start listening: $(<"$WORK/server.out")"
 		return 1
 	}
 }
@@ -193,27 +182,13 @@ start_client() {
 	CLIENT_PID=$!
 }
 
-# wait_connected [SECONDS]: wait until the client's id on $PORT is
-# connected, that is, until the run has begun. When the programs' own pids
-# are known (SERVER_REAL, CLIENT_REAL), until both their queue pairs are
-# ready to send (RTS): a client's id shows CONNECT from the moment it asks,
-# and a slow server may not have accepted yet.
+# wait_connected [SECONDS]: wait until the server started by start_server
+# says that its client has connected, that is, until the run has begun.
+# The agent says so once the client has confirmed the connection: both
+# queue pairs are then ready to send.
 wait_connected() {
-	local deadline=$((SECONDS + ${1:-$LIMIT})) qps pause=0.05
-
-	while [ $SECONDS -lt $deadline ]; do
-		if [ -n "${SERVER_REAL:-}" ] && [ -n "${CLIENT_REAL:-}" ]; then
-			qps=$(rdma resource show qp 2>/dev/null)
-			[[ $qps == *"state RTS "*" pid $SERVER_REAL "* ]] &&
-				[[ $qps == *"state RTS "*" pid $CLIENT_REAL "* ]] &&
-				return 0
-		elif rdma resource show cm_id 2>/dev/null |
-			grep -q "state CONNECT .* dst-addr [^ ]*:$PORT "; then
-			return 0
-		fi
-		nap "$pause"
-		pause=$(backoff "$pause")
-	done
+	wait_for_line "$WORK/server.out" "^server: [^ ]+ connected\$" \
+		"$SERVER_PID" "${1:-$LIMIT}" && return 0
 	fail "no connection on port $PORT: $(cat "$WORK"/*.out)"
 	return 1
 }
@@ -386,7 +361,8 @@ assert_valgrind_clean() {
 has_line() {
 	local lines line
 
-	mapfile -t -n 1000 lines <"$1" 2>/dev/null || return 1
+	[ -r "$1" ] || return 1
+	mapfile -t -n 1000 lines <"$1" || return 1
 	[ ${#lines[@]} -lt 1000 ] || { grep -Eq -- "$2" "$1"; return; }
 	for line in "${lines[@]}"; do
 		[[ $line =~ $2 ]] && return 0

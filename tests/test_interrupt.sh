@@ -112,14 +112,14 @@ test_duration_bounds_the_run() {
 
 	for stage in $STAGES; do
 		start_server "$stage" || return
-		run_client "$stage" -D 2 -v -x
+		run_client "$stage" -D 1 -v -x
 		wait_server
 		assertEquals "$stage client status; $(cat "$WORK/client.out")" \
 			0 "$CLIENT_STATUS"
 		assertEquals "$stage server status; $(cat "$WORK/server.out")" \
 			0 "$SERVER_STATUS"
 		assert_output "$WORK/client.out" \
-			"^client: [0-9]+ (round trip|message)s? of 64 bytes in [2-4]\\.[0-9]+ s\$"
+			"^client: [0-9]+ (round trip|message)s? of 64 bytes in [1-3]\\.[0-9]+ s\$"
 		counts_agree "$stage"
 		PORT=$((PORT + 1))
 	done

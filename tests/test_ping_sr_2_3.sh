@@ -41,7 +41,8 @@ test_server_without_an_address() {
 	timeout -k 5 "$LIMIT" "${ON_SERVER_CPU[@]}" "$KIT/ping-sr-2/server" \
 		-p "$PORT" -t >"$WORK/server.out" 2>&1 &
 	SERVER_PID=$!
-	wait_listening "$PORT" "$LIMIT" || fail "no server on port $PORT"
+	wait_for_line "$WORK/server.out" "^server: listening on " \
+		"$SERVER_PID" "$LIMIT" || fail "no server on port $PORT"
 	run_client ping-sr-2 -c 10 -v
 	wait_server
 	assertEquals "client status; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"

@@ -145,10 +145,10 @@ block_fail() {
 	BLOCK_FAILED=1
 }
 
-# listening PORT: something listens on RDMA CM port PORT.
+# listening N PORT: background command N, a server, says that it listens
+# on PORT.
 listening() {
-	rdma resource show cm_id 2>/dev/null |
-		grep -q "state LISTEN .* src-addr [^ ]*:$1 "
+	has_line "$WORK/background-$1.log" "^server: listening on [^ ]*:$2\$"
 }
 
 # start_background COMMAND EXPECTED: start COMMAND as %N, N counted from
@@ -168,7 +168,7 @@ start_background() {
 	[[ $command =~ (-p\ *|--port[=\ ])([0-9]+) ]] &&
 		port=${BASH_REMATCH[2]}
 	deadline=$((SECONDS + README_LIMIT))
-	until listening "$port"; do
+	until listening "$n" "$port"; do
 		if ! kill -0 "$pid" 2>/dev/null; then
 			block_fail "'$command' ended before it listened on port $port"
 			return 1
@@ -177,7 +177,7 @@ start_background() {
 			block_fail "'$command' did not listen on port $port within $README_LIMIT s"
 			return 1
 		fi
-		sleep 0.2
+		nap 0.05
 	done
 }
 
