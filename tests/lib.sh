@@ -193,6 +193,22 @@ wait_connected() {
 	return 1
 }
 
+# whole_run_args STAGE: sets WHOLE_ARGS, the client's options of a short
+# verified run under a valgrind tool: 20 round trips of 1000 bytes, or a
+# blast of 300 messages; assert_whole_run SIDE STAGE: SIDE reported it.
+whole_run_args() {
+	WHOLE_ARGS=(-v -x -c 20 -s 1000)
+	[ "$1" = blast-sr-2 ] && WHOLE_ARGS=(-v -x -b 4 -c 300 -s 1000)
+	return 0
+}
+
+assert_whole_run() {
+	local count=20 unit="round trips"
+
+	[ "$2" = blast-sr-2 ] && count=300 unit=messages
+	assert_output "$WORK/$1.out" "^$1: $count $unit of 1000 bytes"
+}
+
 # ctrl_c_ends_a_timed_run STAGE: a timed run of STAGE, each side under the
 # tool OUR_UNDER_VALGRIND names (if any); once they are connected, Ctrl-C
 # ends the client. Sets CLIENT_STATUS and SERVER_STATUS.

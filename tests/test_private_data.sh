@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Private-data validation: short, garbled, wrong-magic and out-of-range
 # private data is refused with its reason; the server says why, survives,
-# serves a good client next, and stays valgrind-clean throughout. The
-# client hears the reason whichever way it awaits CM events: the test
-# client is built with each (blocking, thread, nonblocking).
+# serves a good client next, and stays valgrind-clean throughout: the
+# good client's run, both sides under memcheck, is the stage's whole run
+# under valgrind (see test_valgrind.sh). The client hears the reason
+# whichever way it awaits CM events: the test client is built with each
+# (blocking, thread, nonblocking).
 . "$(dirname "$0")/lib.sh"
 
 # The stages whose agent adopts the client's private data.
@@ -49,8 +51,10 @@ refusals() {
 	done <<<"$CASES"
 	# No count: ping-sr-1's agent would never see the run end.
 	[ "$stage" = ping-sr-1 ] && refused_with untimed blocking
-	# Still there, and still serving: a good client is accepted.
-	run_client "$stage" -c 5 -s 100 -v
+	# Still there, and still serving: a good client is accepted, and
+	# the stage's whole run under memcheck is this one.
+	whole_run_args "$stage"
+	OUR_UNDER_VALGRIND=1 run_client "$stage" "${WHOLE_ARGS[@]}"
 	wait_server
 	save_statuses
 }
@@ -78,6 +82,10 @@ check_refusals() {
 		0 "$CLIENT_STATUS"
 	assertEquals "$stage: server; $(cat "$WORK/server.out")" \
 		0 "$SERVER_STATUS"
+	# The agent adopted the client's count and size.
+	assert_whole_run client "$stage"
+	assert_whole_run server "$stage"
+	assert_valgrind_clean "$WORK/client.out"
 	assert_valgrind_clean "$WORK/server.out"
 }
 

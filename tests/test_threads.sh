@@ -6,7 +6,9 @@
 # start in the emulated lab).
 . "$(dirname "$0")/lib.sh"
 
-STAGES=${OUR_THREAD_STAGES:-ping-sr-2 ping-sr-3 blast-sr-2}
+# ping-sr-2's run under helgrind is the one Ctrl-C ends (below): the same
+# thread, started and joined the same way, with the signals added.
+STAGES=${OUR_THREAD_STAGES:-ping-sr-3 blast-sr-2}
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
 
 whole_run() {
