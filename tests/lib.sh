@@ -300,13 +300,16 @@ cpu_ticks() {
 # with save_statuses). In the emulated lab valgrind spends seconds of one
 # CPU starting each program: side by side, its runs take both CPUs.
 at_once() {
-	local run=$1 check=$2 name top=$WORK first=$PORT
+	local run=$1 check=$2 name top=$WORK first=$PORT turn=0
 	shift 2
 
 	for name; do
 		mkdir -p "$top/$name"
-		(WORK=$top/$name; "$run" "$name") >"$top/$name/run.log" 2>&1 &
+		(WORK=$top/$name
+		 [ $((turn % 2)) -eq 1 ] && swap_cpus
+		 "$run" "$name") >"$top/$name/run.log" 2>&1 &
 		PORT=$((PORT + 10))
+		turn=$((turn + 1))
 	done
 	wait
 	for name; do
@@ -314,6 +317,16 @@ at_once() {
 		"$check" "$name"
 	done
 	WORK=$top
+}
+
+# swap_cpus: servers on the second CPU, clients on the first. Runs side by
+# side take turns, so that their servers (or clients) do not all queue
+# for one CPU while the other idles.
+swap_cpus() {
+	local server=("${ON_SERVER_CPU[@]}")
+
+	ON_SERVER_CPU=("${ON_CLIENT_CPU[@]}")
+	ON_CLIENT_CPU=("${server[@]}")
 }
 
 # save_statuses: keep CLIENT_STATUS and SERVER_STATUS in $WORK for a

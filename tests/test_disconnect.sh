@@ -144,7 +144,7 @@ kill_two() {
 	RESULTS=$WORK/results
 	: >"$RESULTS"
 	(kill_many "$1") 2>"$WORK/$1.log" &
-	(PORT=$((PORT + 500)) kill_many "$2") 2>"$WORK/$2.log" &
+	(PORT=$((PORT + 500)); swap_cpus; kill_many "$2") 2>"$WORK/$2.log" &
 	wait
 	assertFalse "$(grep '^FAIL' "$RESULTS")" "grep -q '^FAIL' '$RESULTS'"
 	for stage in "$1" "$2"; do
