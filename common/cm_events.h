@@ -3,14 +3,16 @@
  * cm_events.h - how a stage waits for connection-manager events.
  *
  * Each stage links exactly one piece that implements this header:
- *   cm_blocking.c     no event channel: each CM verb blocks until its
- *                     event (ping-sr-0, ping-sr-1)
- *   cm_thread.c       an event channel; once connected, a thread records
- *                     each event and flags a disconnect (ping-sr-2,
- *                     ping-sr-3, blast-sr-2)
- *   cm_nonblocking.c  an event channel in O_NONBLOCK mode, read when
- *                     poll() says an event is waiting; no thread
- *                     (ping-sr-4)
+ *   ping-sr-0/cm_blocking.c     no event channel: each CM verb blocks
+ *                               until its event (ping-sr-0, ping-sr-1)
+ *   ping-sr-2/cm_thread.c       an event channel; once connected, a
+ *                               thread records each event and flags a
+ *                               disconnect (ping-sr-2, ping-sr-3,
+ *                               blast-sr-2)
+ *   ping-sr-4/cm_nonblocking.c  an event channel in O_NONBLOCK mode, read
+ *                               when poll() says an event is waiting; no
+ *                               thread (ping-sr-4)
+ * The two with a channel share ping-sr-2/cm_channel.c.
  * The rest of the kit calls only these functions, so swapping the piece
  * is all it takes to change how CM events are handled.
  */
@@ -74,5 +76,12 @@ void our_unwatch_connection(struct our_control *control);
 
 /* True once a disconnect of control's connection has been seen. */
 bool our_peer_disconnected(struct our_control *control);
+
+/*
+ * For our_check_wc: a work completion failed; true when that is because
+ * the connection is down, as the CM says within a moment (always false
+ * where the piece cannot watch the connection).
+ */
+bool our_connection_lost(struct our_control *control);
 
 #endif

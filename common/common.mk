@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: MIT
 # Build rules shared by every stage. A stage's Makefile sets PROGRAMS,
-# <program>_SOURCES and PIECES (the common/ pieces it is built from), then
-# includes this file. Objects go into .build/ inside the stage's folder,
-# since two stages may build the same source with different pieces.
+# <program>_SOURCES and PIECES, then includes this file. A piece is named
+# by its path without .c: its bare name for a piece of the stage's own
+# folder (cm_thread), or by the folder of the stage that introduced it
+# (../ping-sr-0/ping). Every program also links SHARED, from common/.
+# Objects go into .build/ inside the stage's folder, since two stages may
+# build the same source with different pieces.
 
 KIT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 COMMON := $(KIT)/common
@@ -21,19 +24,22 @@ RDMA_LIBS := -lrdmacm -libverbs
 endif
 
 CFLAGS ?= -O2 -g
+# The pieces' folders hold the headers their pieces share.
+PIECE_DIRS := $(sort $(abspath $(dir $(PIECES))))
 KIT_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-Wall -Wextra -Werror -I$(COMMON) $(RDMA_CFLAGS)
+	-Wall -Wextra -Werror -DOUR_STAGE='"$(STAGE)"' \
+	-I$(COMMON) $(addprefix -I,$(PIECE_DIRS)) $(RDMA_CFLAGS)
 LDLIBS += $(RDMA_LIBS) -lpthread
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 
 ALL_SOURCES := $(foreach p,$(PROGRAMS),$($(p)_SOURCES))
-vpath %.c $(COMMON) $(sort $(dir $(ALL_SOURCES)))
-COMMON_OBJECTS := $(patsubst %,$(BUILD)/%.o,$(SHARED) $(PIECES))
+vpath %.c $(COMMON) $(PIECE_DIRS) $(sort $(dir $(ALL_SOURCES)))
+COMMON_OBJECTS := $(patsubst %,$(BUILD)/%.o,$(SHARED) $(notdir $(PIECES)))
 
-.PHONY: all clean install
-all: $(PROGRAMS)
+.PHONY: all clean install files
+all: $(PROGRAMS) compile_commands.json
 
 define program_rule
 $(1): $$(patsubst %.c,$(BUILD)/%.o,$$(notdir $$($(1)_SOURCES))) \
@@ -57,13 +63,36 @@ install: all
 	done
 
 clean:
-	rm -rf $(BUILD) $(PROGRAMS)
+	rm -rf $(BUILD) $(PROGRAMS) compile_commands.json
+
+# Every C file this stage compiles, each once, from where it lives.
+STAGE_FILES := $(sort $(abspath $(ALL_SOURCES) \
+	$(patsubst %,$(COMMON)/%.c,$(SHARED)) $(addsuffix .c,$(PIECES))))
+
+# For editors: how each of this stage's files is compiled, so that clangd
+# (started in this folder, or with --compile-commands-dir) takes a
+# function to the definition this stage really links.
+JSON_CFLAGS = $(subst ",\",$(KIT_CFLAGS) $(CFLAGS))
+define json_entry
+  { "directory": "$(CURDIR)", "file": "$(1)",
+    "command": "$(CC) $(JSON_CFLAGS) -c -o $(BUILD)/$(notdir $(1:.c=.o)) $(1)" }
+endef
+comma := ,
+compile_commands.json: Makefile $(KIT)/common/common.mk
+	$(file >$@,[$(call json_entry,$(firstword $(STAGE_FILES))))
+	$(foreach f,$(wordlist 2,999,$(STAGE_FILES)),$(file >>$@,$(comma)$(call json_entry,$(f))))
+	$(file >>$@,])
+
+# The files of this stage, for tools: ctags $$(make -s files)
+files:
+	@echo $(STAGE_FILES) $(wildcard $(addsuffix /*.h,$(sort $(COMMON) \
+		$(PIECE_DIRS) $(abspath $(dir $(ALL_SOURCES))))))
 
 -include $(wildcard $(BUILD)/*.d)
 
 # For `make diff` at the top: what this stage is built from.
 .PHONY: print-pieces print-sources
 print-pieces:
-	@echo $(PIECES)
+	@echo $(abspath $(addsuffix .c,$(PIECES)))
 print-sources:
 	@echo $(foreach p,$(PROGRAMS),$(abspath $($(p)_SOURCES)))

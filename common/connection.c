@@ -6,7 +6,6 @@
 #include <assert.h>
 #include <errno.h>
 #include <netdb.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,12 +17,6 @@
 
 /* How long address and route resolution may take, in milliseconds. */
 #define OUR_RESOLVE_TIMEOUT_MS 2000
-/*
- * How long a failed work completion waits for the CM to say whether the
- * connection is down: the peer's CM sends the disconnect as soon as the
- * peer ends, or its kernel does when it dies.
- */
-#define OUR_LOST_WAIT_MS 2000
 
 /* IB CM reject reason: no one listens on the service (port) asked for. */
 #define OUR_REJ_INVALID_SERVICE_ID 8
@@ -89,21 +82,6 @@ bool our_wait_must_end(struct our_control *control, uint64_t *give_up)
 	if (our_now_ns() < *give_up)
 		return false;
 	control->end = gone ? OUR_RUN_PEER_GONE : OUR_RUN_INTERRUPTED;
-	return true;
-}
-
-bool our_connection_lost(struct our_control *control)
-{
-	uint64_t give_up = our_now_ns() + OUR_LOST_WAIT_MS * 1000000ull;
-
-	if (!our_cm_sees_hang_up)
-		return false;
-	while (!our_peer_disconnected(control)) {
-		if (our_now_ns() >= give_up ||
-		    atomic_load(&control->watch_failed))
-			return false;
-		poll(NULL, 0, 10);
-	}
 	return true;
 }
 
@@ -322,35 +300,6 @@ void our_unsetup_listener(struct our_listener *listener)
 {
 	destroy_listener_id(listener);
 	our_unsetup_cm_events(&listener->cm_channel);
-}
-
-int our_take_request(struct our_control *control,
-		     struct rdma_cm_event *event)
-{
-	int ret;
-
-	/* The request comes with a new id: the agent's end of the
-	 * connection. */
-	control->cm_id = event->id;
-	control->cm_id->context = control;
-	our_keep_private_data(control, event);
-	/* Acknowledged first: an id with events unacknowledged cannot move. */
-	if (our_ack_cm_event(event))
-		goto out_destroy_id;
-
-	/* The agent's id gets a channel of its own, so that its events
-	 * (the disconnect, above all) are not mixed with the listener's. */
-	if (our_setup_cm_events(&control->cm_channel))
-		goto out_destroy_id;
-	ret = rdma_migrate_id(control->cm_id, control->cm_channel);
-	if (our_verb_failed(ret, "rdma_migrate_id"))
-		goto out_destroy_id;
-	return 0;
-
-out_destroy_id:
-	our_destroy_id(control);
-	our_unsetup_cm_events(&control->cm_channel);
-	return -1;
 }
 
 int our_get_request(struct our_listener *listener,

@@ -76,22 +76,6 @@ void our_explain_no_device(const struct our_control *control);
  */
 bool our_wait_must_end(struct our_control *control, uint64_t *give_up);
 
-/*
- * For our_check_wc: a work completion failed; true when that is because
- * the connection is down, as the CM says within OUR_LOST_WAIT_MS (or at
- * once, for a CM piece that cannot watch the connection: false).
- */
-bool our_connection_lost(struct our_control *control);
-
-/*
- * For the cm_*.c pieces with a channel: take the agent's new id from a
- * connection request event, keep its private data, acknowledge the event
- * and move the id to a channel of its own (set up by the piece's
- * our_setup_cm_events). Returns 0, or -1 (reported) with the id destroyed.
- */
-int our_take_request(struct our_control *control,
-		     struct rdma_cm_event *event);
-
 /* For the cm_*.c pieces: give event back to the CM (rdma_ack_cm_event);
  * its private data is gone after this. Returns 0, or -1 (reported). */
 int our_ack_cm_event(struct rdma_cm_event *event);

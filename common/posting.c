@@ -4,7 +4,7 @@
  */
 
 #include "buffers.h"
-#include "connection.h"
+#include "cm_events.h"
 #include "posting.h"
 #include "report.h"
 
@@ -23,9 +23,8 @@ uint32_t our_wr_slot(uint64_t wr_id)
 	return (uint32_t)wr_id;
 }
 
-/* One scatter-gather element: length bytes of slot in buffers. */
-static struct ibv_sge our_sge(const struct our_buffers *buffers,
-			      uint32_t slot, uint32_t length)
+struct ibv_sge our_sge(const struct our_buffers *buffers, uint32_t slot,
+		       uint32_t length)
 {
 	return (struct ibv_sge){
 		.addr = (uintptr_t)our_slot(buffers, slot),
@@ -131,43 +130,4 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 	if (wc->status == IBV_WC_RNR_RETRY_EXC_ERR)
 		our_error("%s had no receive posted for our message", peer);
 	return -1;
-}
-
-int our_post_send_run(struct our_control *control, uint32_t first_slot,
-		      uint32_t n, uint32_t length)
-{
-	struct ibv_sge sges[OUR_MAX_BUFFERS];
-	struct ibv_send_wr wrs[OUR_MAX_BUFFERS];
-	struct ibv_send_wr *bad_wr;
-	int ret;
-
-	if (n < 1 || n > OUR_MAX_BUFFERS) {
-		our_error("cannot post %u sends in one call: 1 to %u", n,
-			  OUR_MAX_BUFFERS);
-		return -1;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t slot = (first_slot + i) % control->send.slots;
-
-		sges[i] = our_sge(&control->send, slot, length);
-		wrs[i] = (struct ibv_send_wr){
-			.wr_id = our_wr_id(OUR_WR_SEND, slot),
-			.next = i + 1 < n ? &wrs[i + 1] : NULL,
-			.sg_list = &sges[i],
-			.num_sge = 1,
-			.opcode = IBV_WR_SEND,
-			.send_flags = IBV_SEND_SIGNALED,
-		};
-	}
-
-	/* The adapter takes the whole chain at once and sends the messages
-	 * in order; a completion says when each is done. */
-	ret = ibv_post_send(control->qp, wrs, &bad_wr);
-	control->counters.send_posts++;
-	control->counters.send_wrs += n;
-	if (our_verb_error(ret, "ibv_post_send %u message%s from slot %u, "
-				"%u bytes each",
-			   n, n == 1 ? "" : "s", first_slot, length))
-		return -1;
-	return 0;
 }

@@ -19,6 +19,10 @@ uint64_t our_wr_id(enum our_wr_kind kind, uint32_t slot);
 enum our_wr_kind our_wr_kind(uint64_t wr_id);
 uint32_t our_wr_slot(uint64_t wr_id);
 
+/* One scatter-gather element: length bytes of slot in buffers. */
+struct ibv_sge our_sge(const struct our_buffers *buffers, uint32_t slot,
+		       uint32_t length);
+
 /* Post a receive into slot of control->recv. Returns 0 or -1 (reported). */
 int our_post_recv(struct our_control *control, uint32_t slot);
 
@@ -31,13 +35,6 @@ int our_post_send(struct our_control *control,
 		  const struct our_buffers *buffers, uint32_t slot,
 		  uint32_t length);
 
-/*
- * Post n signaled sends, 1 to OUR_MAX_BUFFERS of them, chained in one
- * ibv_post_send: message i sends length bytes from slot (first_slot + i)
- * modulo the number of slots of control->send. Returns 0 or -1 (reported).
- */
-int our_post_send_run(struct our_control *control, uint32_t first_slot,
-		      uint32_t n, uint32_t length);
 
 /*
  * Trace a work completion. Returns 0 for success. Otherwise returns -1:

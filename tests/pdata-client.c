@@ -17,6 +17,7 @@
 #include "cm_events.h"
 #include "connection.h"
 #include "private_data.h"
+#include "private_wire.h"
 #include "queue_pair.h"
 #include "report.h"
 

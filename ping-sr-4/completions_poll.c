@@ -23,6 +23,7 @@
 #include "connection.h"
 #include "cq_events.h"
 #include "interrupt.h"
+#include "posting.h"
 #include "report.h"
 #include "stats.h"
 
@@ -93,9 +94,23 @@ static int sleep_on_both(struct our_control *control, uint64_t *give_up)
 	return 0;
 }
 
+/* Poll, arm, poll again, then sleep on both channels at once. */
 int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 {
-	return our_wait_on_cq(control, wc, sleep_on_both);
+	uint64_t give_up = 0;
+	int found;
+
+	for (;;) {
+		/* Poll; when the CQ is empty, arm it and poll again. */
+		found = our_poll_or_arm(control, wc);
+		if (found)
+			break;
+		if (sleep_on_both(control, &give_up))
+			return -1;
+	}
+	if (found < 0)
+		return -1;
+	return our_check_wc(control, wc);
 }
 
 void our_print_completion_counters(const struct our_control *control)

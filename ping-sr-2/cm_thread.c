@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <string.h>
 
+#include "cm_channel.h"
 #include "cm_events.h"
 #include "connection.h"
 #include "interrupt.h"
@@ -34,15 +35,6 @@ int our_setup_cm_events(struct rdma_event_channel **channel)
 	if (our_verb_null(*channel, "rdma_create_event_channel"))
 		return -1;
 	return 0;
-}
-
-void our_unsetup_cm_events(struct rdma_event_channel **channel)
-{
-	if (!*channel)
-		return;
-	rdma_destroy_event_channel(*channel);
-	our_trace(1, "rdma_destroy_event_channel");
-	*channel = NULL;
 }
 
 /*

@@ -81,3 +81,9 @@ bool our_peer_disconnected(struct our_control *control)
 	(void)control; /* we cannot know: that is problem 2 */
 	return false;
 }
+
+bool our_connection_lost(struct our_control *control)
+{
+	(void)control; /* nor can we tell why a completion failed */
+	return false;
+}

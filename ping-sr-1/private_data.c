@@ -16,7 +16,11 @@
 #include "cm_events.h"
 #include "connection.h"
 #include "private_data.h"
+#include "private_wire.h"
 #include "report.h"
+
+/* The client's private data sets the agent's run. */
+const bool our_client_sets_run = true;
 
 static_assert(sizeof(struct our_private_data) <= 56,
 	      "private data must fit what rdma_connect carries on InfiniBand");

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * cq_events.c - the completion channel's verbs, shared by the pieces that
- * sleep on one (completions_channel.c and completions_poll.c). It also
- * implements, for both, the undo, start and stop of completions.h.
+ * sleep on one (completions_channel.c here, completions_poll.c in
+ * ping-sr-4). It also implements, for both, the undo, start and stop of
+ * completions.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,34 @@
 
 /* Events are acknowledged this many at a time: each ack takes a lock. */
 #define OUR_ACK_BATCH 16
+
+/* Arm the CQ: its next completion raises an event. Returns 0 or -1. */
+static int arm_cq(struct our_control *control)
+{
+	int ret = ibv_req_notify_cq(control->cq, 0);
+
+	if (ret) {
+		our_verb_error(ret, "ibv_req_notify_cq");
+		return -1;
+	}
+	/* Traced only with -T: it happens on every wait. */
+	our_trace(2, "ibv_req_notify_cq -> 0");
+	return 0;
+}
+
+/*
+ * Take one completion off the CQ into wc, counting the poll: 1, 0 when
+ * the CQ is empty, or -1 (reported).
+ */
+static int poll_cq_once(struct our_control *control, struct ibv_wc *wc)
+{
+	int found = ibv_poll_cq(control->cq, 1, wc);
+
+	control->counters.polls++;
+	if (found < 0)
+		our_error("ibv_poll_cq: failed with %d", found);
+	return found;
+}
 
 int our_create_completion_channel(struct our_control *control,
 				  bool nonblocking)
@@ -55,19 +84,6 @@ void our_destroy_completion_channel(struct our_control *control)
 	control->completion_channel = NULL;
 }
 
-int our_arm_cq(struct our_control *control)
-{
-	int ret = ibv_req_notify_cq(control->cq, 0);
-
-	if (ret) {
-		our_verb_error(ret, "ibv_req_notify_cq");
-		return -1;
-	}
-	/* Traced only with -T: it happens on every wait. */
-	our_trace(2, "ibv_req_notify_cq -> 0");
-	return 0;
-}
-
 void our_ack_cq_events(struct our_control *control)
 {
 	uint64_t unacked = control->counters.cq_events -
@@ -79,16 +95,6 @@ void our_ack_cq_events(struct our_control *control)
 	ibv_ack_cq_events(control->cq, (unsigned int)unacked);
 	our_trace(2, "ibv_ack_cq_events %" PRIu64, unacked);
 	control->counters.cq_acked += unacked;
-}
-
-int our_poll_cq_once(struct our_control *control, struct ibv_wc *wc)
-{
-	int found = ibv_poll_cq(control->cq, 1, wc);
-
-	control->counters.polls++;
-	if (found < 0)
-		our_error("ibv_poll_cq: failed with %d", found);
-	return found;
 }
 
 int our_take_cq_event(struct our_control *control)
@@ -110,30 +116,17 @@ int our_take_cq_event(struct our_control *control)
 	return 0;
 }
 
-int our_wait_on_cq(struct our_control *control, struct ibv_wc *wc,
-		   int (*sleep)(struct our_control *control,
-				uint64_t *give_up))
+int our_poll_or_arm(struct our_control *control, struct ibv_wc *wc)
 {
-	uint64_t give_up = 0;
-	int found;
+	int found = poll_cq_once(control, wc);
 
-	for (;;) {
-		found = our_poll_cq_once(control, wc);
-		if (found)
-			break;
-		control->counters.empty_polls++;
-		if (our_arm_cq(control))
-			return -1;
-		/* A completion that came before the arm raised no event. */
-		found = our_poll_cq_once(control, wc);
-		if (found)
-			break;
-		if (sleep(control, &give_up))
-			return -1;
-	}
-	if (found < 0)
+	if (found)
+		return found;
+	control->counters.empty_polls++;
+	if (arm_cq(control))
 		return -1;
-	return our_check_wc(control, wc);
+	/* A completion that came before the arm raised no event. */
+	return poll_cq_once(control, wc);
 }
 
 void our_print_cq_event_counters(const struct our_control *control,
@@ -158,7 +151,7 @@ void our_unsetup_completions(struct our_control *control)
 
 int our_start_completions(struct our_control *control)
 {
-	return our_arm_cq(control);
+	return arm_cq(control);
 }
 
 void our_stop_completions(struct our_control *control)

@@ -18,6 +18,7 @@
 #include <poll.h>
 #include <string.h>
 
+#include "cm_channel.h"
 #include "cm_events.h"
 #include "connection.h"
 #include "report.h"
@@ -48,16 +49,6 @@ out_destroy_channel:
 	rdma_destroy_event_channel(*channel);
 	*channel = NULL;
 	return -1;
-}
-
-void our_unsetup_cm_events(struct rdma_event_channel **channel)
-{
-	if (!*channel)
-		return;
-	/* Every id on the channel is destroyed by now: close it. */
-	rdma_destroy_event_channel(*channel);
-	our_trace(1, "rdma_destroy_event_channel");
-	*channel = NULL;
 }
 
 /*

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * private_wire.h - the private data ping-sr-1's client sends with
+ * rdma_connect, and the reason its agent sends back with rdma_reject, as
+ * they travel: fixed-size fields in network byte order.
+ */
+#ifndef OUR_PRIVATE_WIRE_H
+#define OUR_PRIVATE_WIRE_H
+
+#include <stdint.h>
+
+#define OUR_PRIVATE_MAGIC 0x4f55524bu /* "OURK" */
+#define OUR_PRIVATE_VERSION 2
+
+/* The bits of our_private_data.flags. */
+#define OUR_PRIVATE_VERIFY 0x0001u /* -v: fill and check every byte */
+#define OUR_PRIVATE_FLAGS OUR_PRIVATE_VERIFY /* all the bits we know */
+
+/*
+ * What the client sends with rdma_connect: fixed-size fields, in network
+ * byte order, 20 bytes of the 56 that InfiniBand allows.
+ */
+struct our_private_data {
+	uint32_t magic;   /* OUR_PRIVATE_MAGIC */
+	uint8_t version;  /* OUR_PRIVATE_VERSION */
+	uint8_t length;   /* bytes filled in by the sender */
+	uint16_t flags;   /* OUR_PRIVATE_* bits */
+	uint32_t count;   /* round trips or messages; 0: until the client
+			   * hangs up (a timed run, -D) */
+	uint32_t size;    /* bytes per message */
+	uint32_t buffers; /* messages in flight */
+};
+
+/* Why the agent refused a connection: sent back with rdma_reject. */
+enum our_refusal_reason {
+	OUR_REFUSED_SHORT = 1,
+	OUR_REFUSED_MAGIC,
+	OUR_REFUSED_VERSION,
+	OUR_REFUSED_COUNT,
+	OUR_REFUSED_SIZE,
+	OUR_REFUSED_BUFFERS,
+	OUR_REFUSED_FLAGS,
+	OUR_REFUSED_UNTIMED,
+};
+
+struct our_refusal {
+	uint32_t magic;  /* OUR_PRIVATE_MAGIC, so the client knows it is ours */
+	uint8_t reason;  /* enum our_refusal_reason */
+	uint8_t unused[3];
+};
+
+#endif
