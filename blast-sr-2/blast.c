@@ -48,6 +48,7 @@
 #include "cm_events.h"
 #include "completions.h"
 #include "exchange.h"
+#include "private_data.h"
 #include "posting.h"
 #include "report.h"
 
@@ -94,6 +95,7 @@ const struct our_program our_server_program = {
 	.purpose = "Take in one blast client's stream of messages over RDMA, "
 		   "then exit.",
 	.role = OUR_SERVER,
+	.told_by_client = &our_client_sets_run,
 	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
 };
 

@@ -28,6 +28,18 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The stage a program was built for: the compiler is told (-D). */
+#ifndef OUR_STAGE
+#define OUR_STAGE "kit"
+#endif
+
+/* True when program is a server whose client sets its run. */
+static bool told_by_client(const struct our_program *program)
+{
+	return program->role == OUR_SERVER && program->told_by_client &&
+	       *program->told_by_client;
+}
+
 /* True when program is a client that takes -D. */
 static bool takes_duration(const struct our_program *program)
 {
@@ -39,9 +51,14 @@ static bool takes_duration(const struct our_program *program)
 static void print_usage(const struct our_program *program, FILE *out)
 {
 	bool transfer = program->accepts & OUR_ACCEPTS_TRANSFER;
+	bool told = told_by_client(program);
 
-	fprintf(out, "usage: %s [options]\n%s\n\noptions:\n", program->name,
-		program->purpose);
+	if (strcmp(OUR_STAGE, program->name) == 0)
+		fprintf(out, "usage: %s [options]\n", program->name);
+	else
+		fprintf(out, "usage: %s %s [options]\n", OUR_STAGE,
+			program->name);
+	fprintf(out, "%s\n\noptions:\n", program->purpose);
 	if (transfer && program->role == OUR_CLIENT)
 		fprintf(out, "  -a, --address=HOST    server's address "
 			     "(required)\n");
@@ -49,32 +66,40 @@ static void print_usage(const struct our_program *program, FILE *out)
 		fprintf(out, "  -a, --address=HOST    local address to listen "
 			     "on (default: all)\n");
 	if (transfer)
+		fprintf(out, "  -p, --port=PORT       port (default %s)\n",
+			OUR_DEFAULT_PORT);
+	if (transfer && !told)
 		fprintf(out,
-			"  -p, --port=PORT       port (default %s)\n"
 			"  -c, --count=N         transfers, 1 to %u "
 			"(default %u)\n"
 			"  -s, --size=BYTES      bytes per message, 1 to %u "
 			"(default %u)\n",
-			OUR_DEFAULT_PORT, OUR_MAX_COUNT, OUR_DEFAULT_COUNT,
-			OUR_MAX_SIZE, OUR_DEFAULT_SIZE);
+			OUR_MAX_COUNT, OUR_DEFAULT_COUNT, OUR_MAX_SIZE,
+			OUR_DEFAULT_SIZE);
 	if (takes_duration(program))
 		fprintf(out, "  -D, --duration=SECONDS  run for SECONDS "
 			     "instead of -c transfers, 1 to %u\n",
 			OUR_MAX_DURATION);
-	if (program->accepts & OUR_ACCEPTS_BUFFERS)
+	if (program->accepts & OUR_ACCEPTS_BUFFERS && !told)
 		fprintf(out, "  -b, --buffers=N       messages in flight, 1 to "
 			     "%u (default %u)\n",
 			OUR_MAX_BUFFERS, OUR_DEFAULT_BUFFERS);
-	if (transfer)
+	if (transfer && !told)
 		fprintf(out, "  -v, --verify          check every byte "
-			     "received\n"
-			     "  -x, --statistics      latency, rate, "
+			     "received\n");
+	if (transfer)
+		fprintf(out, "  -x, --statistics      latency, rate, "
 			     "bandwidth and CPU\n");
 	fprintf(out, "  -t, --trace           name every verb as it is "
 		     "called\n"
 		     "  -T, --verbose-trace   also show what the verbs "
 		     "are given and return\n"
 		     "  -h, --help            show this help\n");
+	if (told)
+		fprintf(out, "\nThe count, size%s and -v come from the client, "
+			     "which sends them\nwhen it connects.\n",
+			program->accepts & OUR_ACCEPTS_BUFFERS ? ", buffers" :
+								 "");
 	if (transfer)
 		fprintf(out, "\nCtrl-C or SIGTERM ends a run after the transfer "
 			     "in progress, with a report\nand exit status 130 "
@@ -137,6 +162,12 @@ static bool accepts(const struct our_program *program, int letter)
 	return true;
 }
 
+/* True when option letter is one the program's client sets for it. */
+static bool set_by_client(const struct our_program *program, int letter)
+{
+	return told_by_client(program) && strchr("csbvD", letter);
+}
+
 enum our_parse_result our_parse_options(const struct our_program *program,
 					int argc, char *argv[],
 					struct our_options *options)
@@ -176,6 +207,14 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 					 "option '-D' is not taken here: this "
 					 "stage's server would not see the run "
 					 "end (it comes with ping-sr-2)");
+		if (set_by_client(program, letter)) {
+			letter_text[1] = (char)letter;
+			return bad_usage(program,
+					 "option '%s' is not taken here: the "
+					 "client sets the run when it "
+					 "connects",
+					 letter_text);
+		}
 		if (!accepts(program, letter)) {
 			letter_text[1] = (char)letter;
 			return bad_usage(program, "option '%s' is not taken here",

@@ -46,6 +46,12 @@ struct our_program {
 	 * (see our_cm_sees_hang_up in cm_events.h).
 	 */
 	const bool *timed;
+	/*
+	 * A server's -c, -s, -b and -v: refused where this points to true,
+	 * since the client's private data sets them (see our_client_sets_run
+	 * in private_data.h).
+	 */
+	const bool *told_by_client;
 };
 
 struct our_options {
@@ -68,7 +74,8 @@ enum our_parse_result {
 
 /*
  * Fill options from argv. Sets our_program_name and our_trace_level for
- * the reporting code. Prints usage itself for --help and for bad usage.
+ * the reporting code. Prints usage itself for --help and for bad usage,
+ * naming the stage the program was built for (OUR_STAGE).
  */
 enum our_parse_result our_parse_options(const struct our_program *program,
 					int argc, char *argv[],

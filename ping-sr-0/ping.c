@@ -12,6 +12,7 @@
 #include "cm_events.h"
 #include "completions.h"
 #include "exchange.h"
+#include "private_data.h"
 #include "posting.h"
 #include "report.h"
 
@@ -27,6 +28,7 @@ const struct our_program our_server_program = {
 	.name = "server",
 	.purpose = "Answer one ping-pong client over RDMA, then exit.",
 	.role = OUR_SERVER,
+	.told_by_client = &our_client_sets_run,
 	.accepts = OUR_ACCEPTS_TRANSFER,
 };
 

@@ -243,7 +243,7 @@ start_timed_run() {
 	local stage=$1
 	shift
 
-	start_server "$stage" "$@" || return 1
+	start_server "$stage" || return 1
 	start_client "$stage" -D 3600 "$@"
 	SERVER_REAL=$(program_pid "$SERVER_PID")
 	CLIENT_REAL=$(program_pid "$CLIENT_PID")
@@ -360,13 +360,19 @@ run_program() {
 	ELAPSED=$((SECONDS - start))
 }
 
-# ping_pong STAGE ARGS...: a server and a client of STAGE with the same
-# ARGS; asserts that both succeed.
+# ping_pong STAGE ARGS...: a server and a client of STAGE with ARGS;
+# asserts that both succeed. From ping-sr-1 on, the server is given only
+# the -x of ARGS: the client sets the rest of its run.
 ping_pong() {
-	local stage=$1
+	local stage=$1 told=()
 	shift
 
-	start_server "$stage" "$@" || return 1
+	if [ "$stage" = ping-sr-0 ]; then
+		told=("$@")
+	elif [[ " $* " == *" -x "* ]]; then
+		told=(-x)
+	fi
+	start_server "$stage" "${told[@]}" || return 1
 	run_client "$stage" "$@"
 	wait_server
 	assertEquals "client exit status; $(cat "$WORK/client.out")" \

@@ -8,8 +8,9 @@
 STAGES=${OUR_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2}
 # The option parser is one piece of code for every program; what differs
 # is the program it describes: a ping client without -D, one with it, and
-# blast's, with -b. Bad usage is tried on one stage of each.
-USAGE_STAGES=${OUR_USAGE_STAGES:-ping-sr-1 ping-sr-2 blast-sr-2}
+# blast's, with -b; a server that takes -c and -s, and servers whose
+# client sets them. Bad usage is tried on one stage of each.
+USAGE_STAGES=${OUR_USAGE_STAGES:-ping-sr-0 ping-sr-2 blast-sr-2}
 
 # refused STATUS REGEX PROGRAM ARGS...: PROGRAM ARGS exits with STATUS
 # within 10 seconds and says REGEX.
@@ -26,20 +27,26 @@ refused() {
 }
 
 # usage_refused REGEX ARGS...: every client and server refuses ARGS as
-# bad usage (exit 2), saying REGEX, then showing the usage.
+# bad usage (exit 2), saying REGEX, then showing the usage. Where ARGS
+# give a count or size, only the servers that take one are tried.
 usage_refused() {
 	local message=$1 stage program
 	shift
 
 	for stage in $USAGE_STAGES; do
 		for program in client server; do
+			[ "$program.$stage" != server.ping-sr-0 ] &&
+				[[ " $* " =~ \ (-c|-s|--size)\  ]] && continue
 			refused 2 "^$program: $message" \
 				"$KIT/$stage/$program" -a 192.0.2.1 "$@"
-			assert_output "$WORK/program.out" "^usage: $program"
+			assert_output "$WORK/program.out" \
+				"^usage: $stage $program \[options\]"
 		done
 	done
 }
 
+# -h names the stage. From ping-sr-1 on, a server offers no -c, -s, -b
+# or -v: its client sets them.
 test_help_exits_0() {
 	local stage program
 
@@ -47,9 +54,33 @@ test_help_exits_0() {
 		for program in client server; do
 			run_program "$KIT/$stage/$program" --help
 			assertEquals "$stage/$program --help" 0 "$STATUS"
-			assert_output "$WORK/program.out" "^  -c, --count=N"
+			assert_output "$WORK/program.out" \
+				"^usage: $stage $program \[options\]"
+			if [ "$program.$stage" = server.ping-sr-0 ] ||
+				[ $program = client ]; then
+				assert_output "$WORK/program.out" \
+					"^  -c, --count=N"
+				continue
+			fi
+			assert_output "$WORK/program.out" \
+				"^The count, size.* and -v come from the client"
+			assertFalse "$stage server's help offers -c or -v" \
+				"has_line '$WORK/program.out' '^  -(c|s|b|v), '"
 		done
 	done
+}
+
+test_a_server_refuses_what_its_client_sets() {
+	local stage option
+
+	for stage in ping-sr-1 ping-sr-4 blast-sr-2; do
+		for option in -c -s -v; do
+			refused 2 "^server: option '$option' is not taken here: the client sets the run" \
+				"$KIT/$stage/server" "$option" 10
+		done
+	done
+	refused 2 "^server: option '-b' is not taken here: the client sets" \
+		"$KIT/blast-sr-2/server" -b 2
 }
 
 test_unknown_option() {

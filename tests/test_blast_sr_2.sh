@@ -34,7 +34,7 @@ blast_verified() {
 	local buffers=$1 size=$2 count=$3 before start=$SECONDS
 
 	before=$(rnr_events)
-	start_server "$STAGE" -v || return
+	start_server "$STAGE" || return
 	run_client "$STAGE" -v -x -b "$buffers" -s "$size" -c "$count"
 	wait_server
 	assertEquals "client exit status; $(cat "$WORK/client.out")" \
@@ -149,7 +149,7 @@ test_statistics() {
 
 test_agent_adopts_the_clients_buffers() {
 	require_rdma || return 0
-	start_server "$STAGE" -t -b 1 -c 5 -s 10 || return
+	start_server "$STAGE" -t || return
 	run_client "$STAGE" -b 8 -c 40 -s 100 -v
 	wait_server
 	assertEquals "client exit status; $(cat "$WORK/client.out")" \

@@ -63,7 +63,7 @@ test_ping_sr_0_counts_disagree_and_the_longer_side_waits() {
 
 test_ping_sr_1_agent_adopts_the_clients_count() {
 	require_rdma || return 0
-	start_server ping-sr-1 -c 10 || return
+	start_server ping-sr-1 || return
 	run_client ping-sr-1 -c 20 -v
 	wait_server
 	assertEquals "client status; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
@@ -72,19 +72,22 @@ test_ping_sr_1_agent_adopts_the_clients_count() {
 	assert_output "$WORK/server.out" "^server: 20 round trips of 64 bytes"
 }
 
-# -v travels with the count and size: one side verifying and not the
-# other is no longer a failure, whichever side it is.
-test_ping_sr_1_verify_on_one_side_only() {
+# -v travels with the count and size: the client's -v is the agent's,
+# and a server is not given one of its own to disagree with.
+test_ping_sr_1_verify_is_the_clients() {
 	require_rdma || return 0
-	ping_pong_sides ping-sr-1 "-v" ""
-	PORT=$((PORT + 1))
-	ping_pong_sides ping-sr-1 "" "-v"
+	ping_pong_sides ping-sr-1 "-t" "-v"
 	assert_output "$WORK/server.out" "^server: 50 round trips"
+	assert_output "$WORK/server.out" "adopting .* verify yes"
+	run_program "$KIT/ping-sr-1/server" -v
+	assertEquals "server -v status" 2 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^server: option '-v' is not taken here: the client sets the run"
 }
 
 test_ping_sr_1_agent_adopts_the_clients_size() {
 	require_rdma || return 0
-	start_server ping-sr-1 -c 10 -s 64 -v || return
+	start_server ping-sr-1 || return
 	run_client ping-sr-1 -c 25 -s 4096 -v
 	wait_server
 	assertEquals "client status; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"

@@ -81,7 +81,7 @@ test_failures_under_valgrind() {
 	in_background bad-name "${VALGRIND[@]}" \
 		"$KIT/ping-sr-0/client" -a no-such-host.invalid
 	# Bad usage: the options code every program shares.
-	in_background bad-usage "${VALGRIND[@]}" "$KIT/blast-sr-2/server" -c 0
+	in_background bad-usage "${VALGRIND[@]}" "$KIT/ping-sr-0/server" -c 0
 	# And the device listing.
 	in_background devices "${VALGRIND[@]}" "$KIT/devices/devices"
 	wait
