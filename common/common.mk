@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
 # Build rules shared by every stage. A stage's Makefile sets PROGRAMS,
-# <program>_SOURCES and PIECES, then includes this file. A piece is named
-# by its path without .c: its bare name for a piece of the stage's own
-# folder (cm_thread), or by the folder of the stage that introduced it
-# (../ping-sr-0/ping). Every program also links SHARED, from common/.
+# <program>_SOURCES and its pieces, then includes this file (the stages
+# of the ping-pong through ping-sr-0/steps.mk). A piece is named by its
+# path without .c: its bare name for a piece of the stage's own folder
+# (cm_thread), or by the folder of the stage that introduced it
+# (../ping-sr-0/ping). The pieces come in one variable for each part of a
+# program: EXCHANGE, PRIVATE_DATA, CM_EVENTS and COMPLETIONS (or all in
+# PIECES). Every program also links SHARED, from common/.
 # Objects go into .build/ inside the stage's folder, since two stages may
 # build the same source with different pieces.
 
@@ -11,6 +14,8 @@ KIT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 COMMON := $(KIT)/common
 STAGE := $(notdir $(CURDIR))
 BUILD ?= .build
+
+PIECES ?= $(EXCHANGE) $(PRIVATE_DATA) $(CM_EVENTS) $(COMPLETIONS)
 
 # What every program that talks over a connection shares.
 SHARED ?= options report control stats queue_pair buffers posting \
@@ -33,12 +38,13 @@ LDLIBS += $(RDMA_LIBS) -lpthread
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+DOCDIR ?= $(PREFIX)/share/doc/rdma-kit
 
 ALL_SOURCES := $(foreach p,$(PROGRAMS),$($(p)_SOURCES))
 vpath %.c $(COMMON) $(PIECE_DIRS) $(sort $(dir $(ALL_SOURCES)))
 COMMON_OBJECTS := $(patsubst %,$(BUILD)/%.o,$(SHARED) $(notdir $(PIECES)))
 
-.PHONY: all clean install files
+.PHONY: all clean install files single
 all: $(PROGRAMS) compile_commands.json
 
 define program_rule
@@ -54,20 +60,42 @@ $(BUILD)/%.o: %.c | $(BUILD)
 $(BUILD):
 	mkdir -p $@
 
-# Installed as <stage>-<program>, or <stage> alone when they are the same.
-install: all
-	install -d $(DESTDIR)$(BINDIR)
+# Installed as <stage>-<program>, or <stage> alone when they are the same;
+# the stage's README and single files go with the documentation.
+install: all single
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR)/$(STAGE)
 	for p in $(PROGRAMS); do \
 		name=$(STAGE)-$$p; [ "$$p" = "$(STAGE)" ] && name=$$p; \
 		install -m 755 $$p $(DESTDIR)$(BINDIR)/$$name || exit 1; \
 	done
+	install -m 644 README.md $(addsuffix .c,$(SINGLES)) \
+		$(DESTDIR)$(DOCDIR)/$(STAGE)
 
 clean:
-	rm -rf $(BUILD) $(PROGRAMS) compile_commands.json
+	rm -rf $(BUILD) $(PROGRAMS) compile_commands.json single
 
 # Every C file this stage compiles, each once, from where it lives.
 STAGE_FILES := $(sort $(abspath $(ALL_SOURCES) \
 	$(patsubst %,$(COMMON)/%.c,$(SHARED)) $(addsuffix .c,$(PIECES))))
+
+# make single: each program in one C file that a newcomer can copy,
+# holding exactly the code the program runs (see labs/single-file), and
+# built as that file's header says, with cc alone.
+SINGLES := $(addprefix single/,$(PROGRAMS))
+STAGE_HEADERS = $(wildcard $(addsuffix /*.h,$(sort $(COMMON) $(PIECE_DIRS) \
+	$(abspath $(dir $(ALL_SOURCES))))))
+single: $(SINGLES)
+
+$(SINGLES): single/%: single/%.c
+	cd single && cc -Wall -Wextra -Werror -o $* $*.c \
+		-lrdmacm -libverbs -lpthread
+
+single/%.c: $(STAGE_FILES) $(STAGE_HEADERS) $(KIT)/labs/single-file
+	mkdir -p single
+	$(KIT)/labs/single-file -o $@ -I $(COMMON) \
+		$(addprefix -I ,$(PIECE_DIRS)) -D 'OUR_STAGE="$(STAGE)"' \
+		-t "$(STAGE) $*" $(patsubst %,$(COMMON)/%.c,$(SHARED)) \
+		$(abspath $(addsuffix .c,$(PIECES)) $($*_SOURCES))
 
 # For editors: how each of this stage's files is compiled, so that clangd
 # (started in this folder, or with --compile-commands-dir) takes a
@@ -85,8 +113,7 @@ compile_commands.json: Makefile $(KIT)/common/common.mk
 
 # The files of this stage, for tools: ctags $$(make -s files)
 files:
-	@echo $(STAGE_FILES) $(wildcard $(addsuffix /*.h,$(sort $(COMMON) \
-		$(PIECE_DIRS) $(abspath $(dir $(ALL_SOURCES))))))
+	@echo $(STAGE_FILES) $(STAGE_HEADERS)
 
 -include $(wildcard $(BUILD)/*.d)
 

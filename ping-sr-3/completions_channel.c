@@ -48,8 +48,10 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 	for (;;) {
 		/* Poll; when the CQ is empty, arm it and poll again. */
 		found = our_poll_or_arm(control, wc);
-		if (found)
-			break;
+		if (found > 0)
+			return our_check_wc(control, wc);
+		if (found < 0)
+			return -1;
 		/* Sleep until the adapter makes the channel's fd readable. */
 		ret = poll(&channel, 1, OUR_LOOKUP_MS);
 		if (ret < 0 && errno != EINTR) {
@@ -63,9 +65,6 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 		if (ret <= 0 && our_wait_must_end(control, &give_up))
 			return -1;
 	}
-	if (found < 0)
-		return -1;
-	return our_check_wc(control, wc);
 }
 
 void our_print_completion_counters(const struct our_control *control)

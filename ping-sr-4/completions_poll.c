@@ -105,12 +105,11 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 		found = our_poll_or_arm(control, wc);
 		if (found)
 			break;
+		/* Then sleep until either channel has news. */
 		if (sleep_on_both(control, &give_up))
 			return -1;
 	}
-	if (found < 0)
-		return -1;
-	return our_check_wc(control, wc);
+	return found < 0 ? -1 : our_check_wc(control, wc);
 }
 
 void our_print_completion_counters(const struct our_control *control)

@@ -415,9 +415,8 @@ test_named_files_and_links_exist() {
 		case $kind in
 		path) [ -e "$KIT/$name" ] ||
 			fail "$readme names $name, which does not exist" ;;
-		source) [ -e "$KIT/$dir$name" ] || [ -e "$KIT/common/$name" ] ||
-			[ -e "$KIT/ping-sr-0/$name" ] ||
-			fail "$readme names $name, in neither ${dir:-the top folder}, common/ nor ping-sr-0/" ;;
+		source) [ -e "$KIT/$dir$name" ] || compgen -G "$KIT/*/$name" >/dev/null ||
+			fail "$readme names $name, in no folder of the kit" ;;
 		link) [ -e "$KIT/$dir$name" ] ||
 			fail "$readme links to $name, which does not exist" ;;
 		esac
@@ -438,7 +437,7 @@ test_named_files_and_links_exist() {
 	{
 		# Files of the kit in backquotes: ping-sr-0/client.c, ./devices/devices.
 		each("path", "`(\\./)?(common|tests|labs|devices|ping-sr-[0-9]+|blast-sr-[0-9]+)/[A-Za-z0-9_./-]*`", 1)
-		# Sources by bare name: of the stage, a piece, or the steps.
+		# Sources by bare name: of the stage, or a piece of any stage.
 		each("source", "`[A-Za-z0-9_]+\\.[ch]`", 1)
 		# Links to files of the kit, from the folder of the README.
 		each("link", "\\]\\([^) ]+\\)", 2)
@@ -446,7 +445,7 @@ test_named_files_and_links_exist() {
 }
 
 # The counters the programs print with -x, as README samples show them.
-# What common/cq_events.c and common/completions_busy.c count makes these
+# What ping-sr-3/cq_events.c and ping-sr-0/completions_busy.c count makes these
 # hold whatever the run: every empty first poll is followed by a second
 # poll, and at most one sleep (a poll() call); a sleep takes at most one
 # event; events are acknowledged 16 at a time, the rest (fewer than 16)
