@@ -3,8 +3,8 @@
  * exchange.h - what the client and the agent do once connected.
  *
  * Each program links exactly one piece that implements this header:
- *   ping.c   ping-pong round trips (ping-sr-0 to ping-sr-4)
- *   blast.c  a one-way stream with flow control (blast-sr-2)
+ *   ping-sr-0/ping.c    ping-pong round trips (ping-sr-0 to ping-sr-4)
+ *   blast-sr-2/blast.c  a one-way stream with flow control (blast-sr-2)
  * The client's and the server's steps (ping-sr-0/client.c and server.c)
  * are the same for every stage; the exchange is one of the pieces.
  */

@@ -165,6 +165,8 @@ static bool accepts(const struct our_program *program, int letter)
 /* True when option letter is one the program's client sets for it. */
 static bool set_by_client(const struct our_program *program, int letter)
 {
+	if (letter == 'b' && !(program->accepts & OUR_ACCEPTS_BUFFERS))
+		return false;
 	return told_by_client(program) && strchr("csbvD", letter);
 }
 

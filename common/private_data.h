@@ -3,10 +3,11 @@
  * private_data.h - what the client tells the server when it connects.
  *
  * Each stage links exactly one piece that implements this header:
- *   private_none.c  nothing: each side runs with its own options
- *                   (ping-sr-0)
- *   private_data.c  the client sends count, size and buffers; the agent
- *                   checks them and adopts them (ping-sr-1 on)
+ *   ping-sr-0/private_none.c  nothing: each side runs with its own
+ *                             options (ping-sr-0)
+ *   ping-sr-1/private_data.c  the client sends count, size, buffers and
+ *                             -v; the agent checks them and adopts them
+ *                             (ping-sr-1 on)
  */
 #ifndef OUR_PRIVATE_DATA_H
 #define OUR_PRIVATE_DATA_H
@@ -16,7 +17,7 @@
 
 /*
  * True where the client's private data sets the agent's run (from
- * ping-sr-1 on): the server then takes no -c, -s, -b or -v of its own.
+ * ping-sr-1 on): the server then takes no -c, -s, -b, -v or -D.
  */
 extern const bool our_client_sets_run;
 

@@ -3,10 +3,11 @@
  * client.c - the client: connect to a server, run the exchange (count
  * pings of size bytes, each awaiting its pong, in the ping stages), report.
  *
- * main() is the list of steps. Each step is one function of common/ with
- * its undo; the steps are undone in the reverse order of their set-up.
- * The same steps serve every stage: what a stage changes is the pieces it
- * is built from (see its Makefile), the exchange among them.
+ * main() is the list of steps. Each step is one function with its undo,
+ * in common/ or in one of the stage's pieces (the exchange, the CM
+ * events, ...); the steps are undone in the reverse order of their
+ * set-up. The same steps serve every stage: what a stage changes is the
+ * pieces it is built from (see its Makefile).
  */
 #include <stdlib.h>
 
