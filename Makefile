@@ -5,6 +5,7 @@
 #   make check   build, bring up an RDMA stack, run the test suites
 #   make lab     an interactive shell on the Soft-RoCE lab
 #   make diff FROM=ping-sr-2 TO=ping-sr-3   what a stage adds
+#   make single  each program in one C file to copy: STAGE/single/
 #
 # demo, check and lab first install what is missing when run as root; run
 # by anyone else, they print the command to run once as root (sudo
@@ -17,7 +18,7 @@ STAGES = devices ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
 BUILT = $(STAGES) tests
 LAB = labs/lab
 
-.PHONY: all deps demo check lab install clean diff $(BUILT)
+.PHONY: all deps demo check lab install clean diff single $(BUILT)
 
 all: $(BUILT)
 
@@ -32,12 +33,15 @@ demo: deps
 	$(LAB) run -- labs/demo
 
 check: deps
-	$(MAKE) all
+	$(MAKE) all single
 	$(LAB) run -- tests/run
 
 lab: deps
 	$(MAKE) all
 	$(LAB) shell
+
+single: all
+	for stage in $(STAGES); do $(MAKE) -C $$stage single || exit 1; done
 
 # What stage TO adds to stage FROM: make diff FROM=ping-sr-2 TO=ping-sr-3
 diff:

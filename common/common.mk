@@ -81,17 +81,19 @@ STAGE_FILES := $(sort $(abspath $(ALL_SOURCES) \
 # make single: each program in one C file that a newcomer can copy,
 # holding exactly the code the program runs (see labs/single-file), and
 # built as that file's header says, with cc alone.
-SINGLES := $(addprefix single/,$(PROGRAMS))
+# (A full path: vpath would find another stage's single/ otherwise.)
+SINGLE_DIR := $(CURDIR)/single
+SINGLES := $(addprefix $(SINGLE_DIR)/,$(PROGRAMS))
 STAGE_HEADERS = $(wildcard $(addsuffix /*.h,$(sort $(COMMON) $(PIECE_DIRS) \
 	$(abspath $(dir $(ALL_SOURCES))))))
 single: $(SINGLES)
 
-$(SINGLES): single/%: single/%.c
-	cd single && cc -Wall -Wextra -Werror -o $* $*.c \
+$(SINGLES): $(SINGLE_DIR)/%: $(SINGLE_DIR)/%.c
+	cd $(SINGLE_DIR) && cc -Wall -Wextra -Werror -o $* $*.c \
 		-lrdmacm -libverbs -lpthread
 
-single/%.c: $(STAGE_FILES) $(STAGE_HEADERS) $(KIT)/labs/single-file
-	mkdir -p single
+$(SINGLE_DIR)/%.c: $(STAGE_FILES) $(STAGE_HEADERS) $(KIT)/labs/single-file
+	mkdir -p $(SINGLE_DIR)
 	$(KIT)/labs/single-file -o $@ -I $(COMMON) \
 		$(addprefix -I ,$(PIECE_DIRS)) -D 'OUR_STAGE="$(STAGE)"' \
 		-t "$(STAGE) $*" $(patsubst %,$(COMMON)/%.c,$(SHARED)) \

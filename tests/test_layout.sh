@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A stage's folder holds its lesson: each piece lives with the stage that
+# introduces it, make diff between two consecutive stages shows that
+# stage's pieces and nothing else, and editors are told which files a
+# stage compiles. These read files and run make; no device is needed.
+. "$(dirname "$0")/lib.sh"
+
+# diff_headings FROM TO: the headings of make diff FROM TO, into
+# $WORK/diff.out.
+diff_headings() {
+	"$KIT/labs/stage-diff" "$1" "$2" >"$WORK/diff.full" 2>&1 ||
+		fail "make diff FROM=$1 TO=$2 failed: $(cat "$WORK/diff.full")"
+	grep '^###' "$WORK/diff.full" >"$WORK/diff.out"
+}
+
+# headings_are FROM TO HEADING...: make diff FROM TO has exactly these
+# headings after the Makefile's, in order.
+headings_are() {
+	local from=$1 to=$2 expected
+	shift 2
+
+	diff_headings "$from" "$to"
+	expected=$(printf '%s\n' "### $to against $from: the stage's Makefile" "$@")
+	assertEquals "make diff FROM=$from TO=$to" "$expected" \
+		"$(cat "$WORK/diff.out")"
+}
+
+test_each_piece_lives_with_the_stage_that_introduces_it() {
+	local file
+
+	for file in ping-sr-0/{client,server,ping,private_none,cm_blocking,completions_busy}.c \
+		ping-sr-1/private_data.c ping-sr-2/cm_thread.c ping-sr-2/cm_channel.c \
+		ping-sr-3/completions_channel.c ping-sr-3/cq_events.c \
+		ping-sr-4/cm_nonblocking.c ping-sr-4/completions_poll.c \
+		blast-sr-2/blast.c; do
+		[ -f "$KIT/$file" ] || fail "$file is missing"
+	done
+	# common/ holds what every program links: no stage's piece.
+	for file in "$KIT"/common/*.c; do
+		case $(basename "$file") in
+		cm_*|completions_*|ping.c|blast.c|private_*)
+			fail "common/ holds a stage's piece: $(basename "$file")" ;;
+		esac
+	done
+}
+
+test_make_diff_shows_each_stages_lesson() {
+	headings_are ping-sr-0 ping-sr-1 \
+		"### replaces ping-sr-0/private_none.c: ping-sr-1/private_data.c, shown whole"
+	headings_are ping-sr-1 ping-sr-2 \
+		"### replaces ping-sr-0/cm_blocking.c: ping-sr-2/cm_thread.c, shown whole" \
+		"### added: ping-sr-2/cm_channel.c (in ping-sr-2, not in ping-sr-1)"
+	headings_are ping-sr-2 ping-sr-3 \
+		"### replaces ping-sr-0/completions_busy.c: ping-sr-3/completions_channel.c, shown whole" \
+		"### added: ping-sr-3/cq_events.c (in ping-sr-3, not in ping-sr-2)"
+	headings_are ping-sr-3 ping-sr-4 \
+		"### replaces ping-sr-2/cm_thread.c: ping-sr-4/cm_nonblocking.c, shown whole" \
+		"### replaces ping-sr-3/completions_channel.c: ping-sr-4/completions_poll.c, shown whole"
+	headings_are ping-sr-2 blast-sr-2 \
+		"### replaces ping-sr-0/ping.c: blast-sr-2/blast.c, shown whole"
+	# Turned round, it names what going back drops.
+	headings_are ping-sr-3 ping-sr-2 \
+		"### replaces ping-sr-3/completions_channel.c: ping-sr-0/completions_busy.c, shown whole" \
+		"### dropped: ping-sr-3/cq_events.c (in ping-sr-3, not in ping-sr-2)"
+	# A piece shown whole is the piece itself, every line of it.
+	diff_headings ping-sr-2 ping-sr-3
+	assertEquals "cq_events.c shown whole" \
+		"$(sed 's/^/+/' "$KIT/ping-sr-3/cq_events.c")" \
+		"$(sed -n '/^### added: ping-sr-3\/cq_events.c/,$p' "$WORK/diff.full" |
+			grep '^+' | grep -v '^+++')"
+}
+
+test_each_stage_tells_editors_the_files_it_compiles() {
+	local json=$KIT/ping-sr-3/compile_commands.json
+
+	[ -f "$json" ] || { fail "no ping-sr-3/compile_commands.json"; return; }
+	assert_output "$json" "\"file\": \"$KIT/ping-sr-3/completions_channel.c\""
+	assert_output "$json" "\"file\": \"$KIT/ping-sr-2/cm_thread.c\""
+	assert_output "$json" "-DOUR_STAGE=.*ping-sr-3"
+	assertFalse "ping-sr-3 is not told of busy polling" \
+		"has_line '$json' 'completions_busy'"
+	assertEquals "ping-sr-3 compiles 17 files" 17 \
+		"$(grep -c '"file":' "$json")"
+}
+
+. shunit2

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The single files: each program of each stage in one C file that a
+# newcomer can copy and build with cc alone (make -C STAGE single, which
+# make check runs first). Each holds the code its program runs and no
+# other stage's; each single client and server run together over the real
+# device, verified and valgrind clean; and a single client talks to the
+# kit's own server.
+. "$(dirname "$0")/lib.sh"
+
+STAGES=${OUR_SINGLE_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2}
+# valgrind is slow in the emulated lab: allow it time.
+LIMIT=${OUR_VALGRIND_LIMIT:-300}
+
+# single_holds STAGE PROGRAM REGEX: the single file of PROGRAM of STAGE
+# has a line matching the extended REGEX.
+single_holds() {
+	has_line "$KIT/$1/single/$2.c" "$3" ||
+		fail "$1/single/$2.c should hold /$3/"
+}
+
+# single_lacks STAGE PROGRAM REGEX: ... and has none.
+single_lacks() {
+	! has_line "$KIT/$1/single/$2.c" "$3" ||
+		fail "$1/single/$2.c should not hold /$3/"
+}
+
+test_single_files_hold_what_their_program_runs() {
+	local stage program
+
+	for stage in $STAGES devices; do
+		for program in client server; do
+			[ $stage = devices ] && program=devices
+			if [ ! -x "$KIT/$stage/single/$program" ]; then
+				fail "no $stage/single/$program: run make -C $stage single"
+				continue
+			fi
+			# Its header says how to build it, as make did.
+			single_holds $stage $program \
+				"cc -Wall -Wextra -Werror -o $program $program.c -lrdmacm -libverbs -lpthread"
+			single_holds $stage $program '^int main\('
+			single_lacks $stage $program '^#include "'
+			[ $stage = devices ] && break
+		done
+		[ $stage = devices ] && continue
+		# A client listens for no one; a server resolves no server.
+		single_lacks $stage client 'our_setup_listener|rdma_listen\('
+		single_lacks $stage server 'our_resolve_server|rdma_connect\('
+		# ping-sr-0's private data piece sends nothing.
+		if [ $stage = ping-sr-0 ]; then
+			single_lacks $stage client 'OUR_PRIVATE_MAGIC'
+		else
+			single_holds $stage client 'OUR_PRIVATE_MAGIC'
+		fi
+	done
+	# Each stage waits its own way, and holds no other stage's way.
+	single_holds ping-sr-0 client 'ibv_poll_cq'
+	single_lacks ping-sr-0 client 'ibv_req_notify_cq|rdma_create_event_channel|pthread_create'
+	single_holds ping-sr-2 server 'pthread_create'
+	single_lacks ping-sr-2 server 'ibv_req_notify_cq|ppoll'
+	single_holds ping-sr-3 client 'ibv_req_notify_cq'
+	single_holds ping-sr-3 client 'pthread_create'
+	single_holds ping-sr-4 client 'ppoll'
+	single_lacks ping-sr-4 client 'pthread_create'
+	single_holds blast-sr-2 client 'post_send_chain'
+	single_lacks blast-sr-2 client 'OUR_AGENT_SLOT|ibv_req_notify_cq'
+	single_lacks devices devices 'ibv_post_send|rdma_create_id'
+}
+
+# pair_run KIND.STAGE: a short verified run of STAGE. KIND single: the
+# single server and client, both under memcheck; KIND mixed: the single
+# client against the kit's own server.
+pair_run() {
+	local stage=${1#*.} server=${1#*.}/single told=()
+
+	whole_run_args "$stage"
+	[ "$stage" = ping-sr-0 ] && told=(-c 20 -s 1000)
+	case $1 in
+	single.*) export OUR_UNDER_VALGRIND=1 ;;
+	mixed.*) server=$stage ;;
+	esac
+	start_server "$server" "${told[@]}" || return
+	run_client "$stage/single" "${WHOLE_ARGS[@]}"
+	wait_server
+	save_statuses
+}
+
+check_pair_run() {
+	local stage=${1#*.}
+
+	statuses "$1" || return
+	assertEquals "$1 client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "$1 server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_whole_run client "$stage"
+	assert_whole_run server "$stage"
+	assert_valgrind_clean "$WORK/client.out"
+	assert_valgrind_clean "$WORK/server.out"
+}
+
+# Every stage's single pair under memcheck, and a single client of two
+# stages against the kit's server, all side by side.
+test_single_programs_run_verified_and_valgrind_clean() {
+	require_rdma || return 0
+	local runs=() stage
+
+	for stage in $STAGES; do
+		runs+=("single.$stage")
+	done
+	at_once pair_run check_pair_run "${runs[@]}" \
+		mixed.ping-sr-4 mixed.blast-sr-2
+}
+
+. shunit2
