@@ -120,8 +120,10 @@ files:
 -include $(wildcard $(BUILD)/*.d)
 
 # For `make diff` at the top: what this stage is built from.
-.PHONY: print-pieces print-sources
+.PHONY: print-pieces print-sources print-headers
 print-pieces:
 	@echo $(abspath $(addsuffix .c,$(PIECES)))
 print-sources:
 	@echo $(foreach p,$(PROGRAMS),$(abspath $($(p)_SOURCES)))
+print-headers:
+	@echo $(STAGE_HEADERS)

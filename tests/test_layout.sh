@@ -47,13 +47,16 @@ test_each_piece_lives_with_the_stage_that_introduces_it() {
 
 test_make_diff_shows_each_stages_lesson() {
 	headings_are ping-sr-0 ping-sr-1 \
-		"### replaces ping-sr-0/private_none.c: ping-sr-1/private_data.c, shown whole"
+		"### replaces ping-sr-0/private_none.c: ping-sr-1/private_data.c, shown whole" \
+		"### added: ping-sr-1/private_wire.h (in ping-sr-1, not in ping-sr-0)"
 	headings_are ping-sr-1 ping-sr-2 \
 		"### replaces ping-sr-0/cm_blocking.c: ping-sr-2/cm_thread.c, shown whole" \
-		"### added: ping-sr-2/cm_channel.c (in ping-sr-2, not in ping-sr-1)"
+		"### added: ping-sr-2/cm_channel.c (in ping-sr-2, not in ping-sr-1)" \
+		"### added: ping-sr-2/cm_channel.h (in ping-sr-2, not in ping-sr-1)"
 	headings_are ping-sr-2 ping-sr-3 \
 		"### replaces ping-sr-0/completions_busy.c: ping-sr-3/completions_channel.c, shown whole" \
-		"### added: ping-sr-3/cq_events.c (in ping-sr-3, not in ping-sr-2)"
+		"### added: ping-sr-3/cq_events.c (in ping-sr-3, not in ping-sr-2)" \
+		"### added: ping-sr-3/cq_events.h (in ping-sr-3, not in ping-sr-2)"
 	headings_are ping-sr-3 ping-sr-4 \
 		"### replaces ping-sr-2/cm_thread.c: ping-sr-4/cm_nonblocking.c, shown whole" \
 		"### replaces ping-sr-3/completions_channel.c: ping-sr-4/completions_poll.c, shown whole"
@@ -62,13 +65,14 @@ test_make_diff_shows_each_stages_lesson() {
 	# Turned round, it names what going back drops.
 	headings_are ping-sr-3 ping-sr-2 \
 		"### replaces ping-sr-3/completions_channel.c: ping-sr-0/completions_busy.c, shown whole" \
-		"### dropped: ping-sr-3/cq_events.c (in ping-sr-3, not in ping-sr-2)"
+		"### dropped: ping-sr-3/cq_events.c (in ping-sr-3, not in ping-sr-2)" \
+		"### dropped: ping-sr-3/cq_events.h (in ping-sr-3, not in ping-sr-2)"
 	# A piece shown whole is the piece itself, every line of it.
 	diff_headings ping-sr-2 ping-sr-3
 	assertEquals "cq_events.c shown whole" \
 		"$(sed 's/^/+/' "$KIT/ping-sr-3/cq_events.c")" \
-		"$(sed -n '/^### added: ping-sr-3\/cq_events.c/,$p' "$WORK/diff.full" |
-			grep '^+' | grep -v '^+++')"
+		"$(sed -n '/^### added: ping-sr-3\/cq_events.c/,/^###/p' \
+			"$WORK/diff.full" | grep '^+' | grep -v '^+++')"
 }
 
 test_each_stage_tells_editors_the_files_it_compiles() {
@@ -82,6 +86,25 @@ test_each_stage_tells_editors_the_files_it_compiles() {
 		"has_line '$json' 'completions_busy'"
 	assertEquals "ping-sr-3 compiles 17 files" 17 \
 		"$(grep -c '"file":' "$json")"
+}
+
+# make install puts a stage's programs where commands go, and its README
+# and single files with the documentation.
+test_install_carries_the_programs_and_the_reference_code() {
+	local root=$WORK/root file
+
+	make -s -C "$KIT/ping-sr-3" install DESTDIR="$root" PREFIX=/usr \
+		>"$WORK/install.out" 2>&1 ||
+		fail "make install failed: $(cat "$WORK/install.out")"
+	for file in bin/ping-sr-3-client bin/ping-sr-3-server \
+		share/doc/rdma-kit/ping-sr-3/README.md \
+		share/doc/rdma-kit/ping-sr-3/client.c \
+		share/doc/rdma-kit/ping-sr-3/server.c; do
+		[ -f "$root/usr/$file" ] || fail "make install left out $file"
+	done
+	cmp -s "$KIT/ping-sr-3/single/client.c" \
+		"$root/usr/share/doc/rdma-kit/ping-sr-3/client.c" ||
+		fail "the installed client.c is not the single file"
 }
 
 . shunit2
