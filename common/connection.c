@@ -156,7 +156,8 @@ void our_explain_cm_event(const struct our_control *control,
 		break;
 	default:
 		our_error("expected %s, got %s (status %d)",
-			  rdma_event_str(expected), rdma_event_str(event->event),
+			  rdma_event_str(expected),
+			  rdma_event_str(event->event),
 			  event->status);
 		break;
 	}

@@ -219,7 +219,8 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 		}
 		if (!accepts(program, letter)) {
 			letter_text[1] = (char)letter;
-			return bad_usage(program, "option '%s' is not taken here",
+			return bad_usage(program,
+					 "option '%s' is not taken here",
 					 letter_text);
 		}
 		switch (letter) {

@@ -107,7 +107,7 @@ static struct ibv_port_attr *query_ports(struct ibv_context *context,
 	for (unsigned int port = 1; port <= count; port++) {
 		/* The port's state, link layer and GID table size. */
 		ret = ibv_query_port(context, port, &ports[port - 1]);
-		if (our_verb_failed(ret, "ibv_query_port %u", port)) {
+		if (our_verb_error(ret, "ibv_query_port %u", port)) {
 			free(ports);
 			return NULL;
 		}
@@ -146,8 +146,8 @@ static struct ibv_gid_entry *query_gids(struct ibv_context *context,
 	n = ibv_query_gid_table(context, entries, room, 0);
 	if (n < 0) {
 		/* It returns the error number negated. */
-		our_verb_failed((int)-n, "ibv_query_gid_table %zu entries",
-				room);
+		our_verb_error((int)n, "ibv_query_gid_table %zu entries",
+			       room);
 		free(entries);
 		return NULL;
 	}
@@ -240,7 +240,7 @@ static int print_device(struct ibv_device *device)
 		return -1;
 	/* Ask the adapter what it is and what it can do. */
 	ret = ibv_query_device(context, &attr);
-	if (our_verb_failed(ret, "ibv_query_device %s", name)) {
+	if (our_verb_error(ret, "ibv_query_device %s", name)) {
 		status = -1;
 		goto out_close_device;
 	}

@@ -39,13 +39,14 @@ int our_await_cm_event(struct our_control *control, int ret,
 		if (event && event->status) {
 			our_keep_private_data(control, event);
 			our_explain_cm_event(control, event, expected);
-		}
-		else if (errno == ENODEV)
+		} else if (errno == ENODEV) {
 			our_explain_no_device(control);
+		}
 		return -1;
 	}
 	if (event) {
-		our_trace(2, "%s: event %s", verb, rdma_event_str(event->event));
+		our_trace(2, "%s: event %s", verb,
+			  rdma_event_str(event->event));
 		our_keep_private_data(control, event);
 	}
 	return 0;

@@ -25,30 +25,26 @@ const bool our_client_sets_run = true;
 static_assert(sizeof(struct our_private_data) <= 56,
 	      "private data must fit what rdma_connect carries on InfiniBand");
 
-/* A reason for a rejection, in words. */
+/* Each reason for a rejection, in words. */
+static const char *const reasons[] = {
+	[OUR_REFUSED_SHORT] = "its private data is too short",
+	[OUR_REFUSED_MAGIC] = "its private data does not start with the kit's "
+			      "magic",
+	[OUR_REFUSED_VERSION] = "its private data has a version we do not know",
+	[OUR_REFUSED_COUNT] = "the count is out of range",
+	[OUR_REFUSED_SIZE] = "the size is out of range",
+	[OUR_REFUSED_BUFFERS] = "the buffer count is out of range",
+	[OUR_REFUSED_FLAGS] = "its private data has flags we do not know",
+	[OUR_REFUSED_UNTIMED] = "this server cannot see a client hang up, so a "
+				"run needs a count",
+};
+
+/* A reason for a rejection, in words; a newer server may send others. */
 static const char *reason_text(uint8_t reason)
 {
-	switch (reason) {
-	case OUR_REFUSED_SHORT:
-		return "its private data is too short";
-	case OUR_REFUSED_MAGIC:
-		return "its private data does not start with the kit's magic";
-	case OUR_REFUSED_VERSION:
-		return "its private data has a version we do not know";
-	case OUR_REFUSED_COUNT:
-		return "the count is out of range";
-	case OUR_REFUSED_SIZE:
-		return "the size is out of range";
-	case OUR_REFUSED_BUFFERS:
-		return "the buffer count is out of range";
-	case OUR_REFUSED_FLAGS:
-		return "its private data has flags we do not know";
-	case OUR_REFUSED_UNTIMED:
-		return "this server cannot see a client hang up, so a run "
-		       "needs a count";
-	default:
-		return "a reason we do not know";
-	}
+	if (reason < sizeof(reasons) / sizeof(reasons[0]) && reasons[reason])
+		return reasons[reason];
+	return "a reason we do not know";
 }
 
 void our_fill_private_data(struct our_control *control,

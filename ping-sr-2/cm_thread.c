@@ -197,6 +197,7 @@ int our_watch_connection(struct our_control *control)
 
 void our_unwatch_connection(struct our_control *control)
 {
+	int type;
 	int ret;
 
 	if (!control->cm_thread_started)
@@ -206,6 +207,11 @@ void our_unwatch_connection(struct our_control *control)
 	ret = pthread_join(control->cm_thread, NULL);
 	our_verb_error(ret, "pthread_join cm thread");
 	control->cm_thread_started = false;
+	/* What the thread recorded last is the connection's last news. */
+	type = atomic_load(&control->last_cm_event);
+	our_trace(1, "cm thread ended; the last CM event it took: %s",
+		  type < 0 ? "none" :
+			     rdma_event_str((enum rdma_cm_event_type)type));
 }
 
 bool our_peer_disconnected(struct our_control *control)

@@ -135,8 +135,8 @@ void our_print_cq_event_counters(const struct our_control *control,
 	const struct our_counters *counters = &control->counters;
 
 	printf("%s: %s: %" PRIu64 " ibv_poll_cq calls, %" PRIu64
-	       " first polls found nothing, %" PRIu64 " events received, %" PRIu64
-	       " acknowledged",
+	       " first polls found nothing, %" PRIu64
+	       " events received, %" PRIu64 " acknowledged",
 	       our_program_name, how, counters->polls, counters->empty_polls,
 	       counters->cq_events, counters->cq_acked);
 	if (counters->poll_calls)
