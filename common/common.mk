@@ -117,7 +117,12 @@ compile_commands.json: Makefile $(KIT)/common/common.mk
 files:
 	@echo $(STAGE_FILES) $(STAGE_HEADERS)
 
--include $(wildcard $(BUILD)/*.d)
+# The dependency files of the objects built. One that names a source this
+# stage no longer has there (an older tree's, before a piece moved to its
+# stage's folder) is left out, and its object is built again.
+fresh_deps = $(foreach d,$(wildcard $(BUILD)/*.d),$(if $(filter \
+	$(word 2,$(file <$(d))),$(STAGE_FILES)),$(d)))
+-include $(fresh_deps)
 
 # For `make diff` at the top: what this stage is built from.
 .PHONY: print-pieces print-sources print-headers
