@@ -28,7 +28,7 @@
 
 int our_setup_completions(struct our_control *control)
 {
-	return our_create_completion_channel(control, false);
+	return our_create_completion_channel(control);
 }
 
 /*

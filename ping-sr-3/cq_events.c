@@ -6,7 +6,6 @@
  * completions.h.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -46,34 +45,15 @@ static int poll_cq_once(struct our_control *control, struct ibv_wc *wc)
 	return found;
 }
 
-int our_create_completion_channel(struct our_control *control,
-				  bool nonblocking)
+int our_create_completion_channel(struct our_control *control)
 {
-	struct ibv_comp_channel *channel;
-	int flags;
-	int ret;
-
 	/* A file descriptor the adapter makes readable on a completion. */
-	channel = ibv_create_comp_channel(control->cm_id->verbs);
-	if (our_verb_null(channel, "ibv_create_comp_channel"))
+	control->completion_channel =
+		ibv_create_comp_channel(control->cm_id->verbs);
+	if (our_verb_null(control->completion_channel,
+			  "ibv_create_comp_channel"))
 		return -1;
-	if (nonblocking) {
-		/* Reading the channel must never block: poll() waits. */
-		flags = fcntl(channel->fd, F_GETFL);
-		ret = flags < 0 ? -1 :
-				  fcntl(channel->fd, F_SETFL,
-					flags | O_NONBLOCK);
-		if (our_verb_failed(ret, "fcntl O_NONBLOCK completion "
-					 "channel fd %d",
-				    channel->fd))
-			goto out_destroy_channel;
-	}
-	control->completion_channel = channel;
 	return 0;
-
-out_destroy_channel:
-	ibv_destroy_comp_channel(channel);
-	return -1;
 }
 
 void our_destroy_completion_channel(struct our_control *control)

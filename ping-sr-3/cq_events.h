@@ -9,16 +9,13 @@
 #ifndef OUR_CQ_EVENTS_H
 #define OUR_CQ_EVENTS_H
 
-#include <stdbool.h>
 #include "control.h"
 
 /*
- * Create control->completion_channel, in O_NONBLOCK mode when nonblocking
- * is true. Returns 0, or -1 (reported) with nothing left.
- * Undo with our_destroy_completion_channel().
+ * Create control->completion_channel. Returns 0, or -1 (reported) with
+ * nothing left. Undo with our_destroy_completion_channel().
  */
-int our_create_completion_channel(struct our_control *control,
-				  bool nonblocking);
+int our_create_completion_channel(struct our_control *control);
 void our_destroy_completion_channel(struct our_control *control);
 
 /* Acknowledge every event taken and not yet acknowledged. */

@@ -21,27 +21,30 @@
 #include "cm_channel.h"
 #include "cm_events.h"
 #include "connection.h"
+#include "nonblocking.h"
 #include "report.h"
 
 /* poll() on the channel sees the peer hang up while we wait. */
 const bool our_cm_sees_hang_up = true;
 
+int our_set_nonblocking(int fd, const char *what)
+{
+	int flags = fcntl(fd, F_GETFL);
+	int ret = flags < 0 ? -1 : fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+
+	if (our_verb_failed(ret, "fcntl O_NONBLOCK %s fd %d", what, fd))
+		return -1;
+	return 0;
+}
+
 int our_setup_cm_events(struct rdma_event_channel **channel)
 {
-	int flags;
-	int ret;
-
 	/* The CM queues the events of the ids we attach here for us. */
 	*channel = rdma_create_event_channel();
 	if (our_verb_null(*channel, "rdma_create_event_channel"))
 		return -1;
-
 	/* Reading the channel must never block: poll() does the waiting. */
-	flags = fcntl((*channel)->fd, F_GETFL);
-	ret = flags < 0 ? -1
-			: fcntl((*channel)->fd, F_SETFL, flags | O_NONBLOCK);
-	if (our_verb_failed(ret, "fcntl O_NONBLOCK CM channel fd %d",
-			    (*channel)->fd))
+	if (our_set_nonblocking((*channel)->fd, "CM channel"))
 		goto out_destroy_channel;
 	return 0;
 

@@ -23,13 +23,22 @@
 #include "connection.h"
 #include "cq_events.h"
 #include "interrupt.h"
+#include "nonblocking.h"
 #include "posting.h"
 #include "report.h"
 #include "stats.h"
 
 int our_setup_completions(struct our_control *control)
 {
-	return our_create_completion_channel(control, true);
+	if (our_create_completion_channel(control))
+		return -1;
+	/* Reading the channel must never block: poll() does the waiting. */
+	if (our_set_nonblocking(control->completion_channel->fd,
+				"completion channel")) {
+		our_destroy_completion_channel(control);
+		return -1;
+	}
+	return 0;
 }
 
 /* The time from now until give_up (our_now_ns() time), at least 0. */

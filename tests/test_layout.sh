@@ -59,7 +59,8 @@ test_make_diff_shows_each_stages_lesson() {
 		"### added: ping-sr-3/cq_events.h (in ping-sr-3, not in ping-sr-2)"
 	headings_are ping-sr-3 ping-sr-4 \
 		"### replaces ping-sr-2/cm_thread.c: ping-sr-4/cm_nonblocking.c, shown whole" \
-		"### replaces ping-sr-3/completions_channel.c: ping-sr-4/completions_poll.c, shown whole"
+		"### replaces ping-sr-3/completions_channel.c: ping-sr-4/completions_poll.c, shown whole" \
+		"### added: ping-sr-4/nonblocking.h (in ping-sr-4, not in ping-sr-3)"
 	headings_are ping-sr-2 blast-sr-2 \
 		"### replaces ping-sr-0/ping.c: blast-sr-2/blast.c, shown whole"
 	# Turned round, it names what going back drops.
