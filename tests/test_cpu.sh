@@ -4,6 +4,7 @@
 # agent burns a CPU busy-polling for the next ping; ping-sr-3's sleeps on
 # its completion channel and uses almost none. After SIGCONT both runs
 # complete. CPU time is read from /proc.
+# tests/run: alone
 . "$(dirname "$0")/lib.sh"
 
 BLOCKING_STAGES=${OUR_BLOCKING_STAGES:-ping-sr-3 ping-sr-4}
