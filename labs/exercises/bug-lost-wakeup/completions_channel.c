@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * completions_channel.c - wait for a work completion by sleeping on a
+ * completion channel until the adapter signals one.
+ *
+ * bug-lost-wakeup, a bug hunt: this is ping-sr-3's completions piece,
+ * written another way, with one mistake in it (see README.md).
+ *
+ * Arm the CQ (ibv_req_notify_cq): its next completion then raises an
+ * event on the channel. Sleep until the channel's fd is readable, take
+ * the event (ibv_get_cq_event, in cq_events.c, which also acknowledges
+ * events in batches) and poll the CQ for the completion. The sleep looks
+ * up every OUR_LOOKUP_MS to see whether the CM thread saw the peer go;
+ * Ctrl-C cuts it short at once (EINTR).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+
+#include "completions.h"
+#include "connection.h"
+#include "cq_events.h"
+#include "posting.h"
+#include "report.h"
+
+/* How often a sleep looks up to check for a disconnect. */
+#define OUR_LOOKUP_MS 200
+
+int our_setup_completions(struct our_control *control)
+{
+	return our_create_completion_channel(control);
+}
+
+/*
+ * Take one completion off the CQ into wc, counting the poll: 1, 0 when
+ * the CQ is empty, or -1 (reported).
+ */
+static int poll_cq(struct our_control *control, struct ibv_wc *wc)
+{
+	int found = ibv_poll_cq(control->cq, 1, wc);
+
+	control->counters.polls++;
+	if (found < 0)
+		our_error("ibv_poll_cq: failed with %d", found);
+	return found;
+}
+
+/* Arm the CQ: its next completion raises an event. Returns 0 or -1. */
+static int arm_cq(struct our_control *control)
+{
+	int ret = ibv_req_notify_cq(control->cq, 0);
+
+	if (ret) {
+		our_verb_error(ret, "ibv_req_notify_cq");
+		return -1;
+	}
+	/* Traced only with -T: it happens on every wait. */
+	our_trace(2, "ibv_req_notify_cq -> 0");
+	return 0;
+}
+
+/*
+ * Sleep until the channel's fd says that the CQ has had a completion
+ * since it was armed, and take that event. Looks up every OUR_LOOKUP_MS
+ * to see whether the wait must end (see our_wait_must_end). Returns 0,
+ * or -1 (reported, or control->end says why).
+ */
+static int sleep_until_event(struct our_control *control, uint64_t *give_up)
+{
+	struct pollfd channel = { .fd = control->completion_channel->fd,
+				  .events = POLLIN };
+	int ret;
+
+	for (;;) {
+		ret = poll(&channel, 1, OUR_LOOKUP_MS);
+		if (ret < 0 && errno != EINTR) {
+			our_error("poll on the completion channel: %s",
+				  strerror(errno));
+			return -1;
+		}
+		if (ret > 0)
+			return our_take_cq_event(control);
+		/* Has the CM thread seen the peer go, or did Ctrl-C come? */
+		if (our_wait_must_end(control, give_up))
+			return -1;
+	}
+}
+
+int our_await_completion(struct our_control *control, struct ibv_wc *wc)
+{
+	uint64_t give_up = 0;
+	int found;
+
+	for (;;) {
+		/* Arm the CQ, sleep until its next completion raises an
+		 * event, then take that completion. */
+		if (arm_cq(control))
+			return -1;
+		if (sleep_until_event(control, &give_up))
+			return -1;
+		found = poll_cq(control, wc);
+		if (found > 0)
+			return our_check_wc(control, wc);
+		if (found < 0)
+			return -1;
+		control->counters.empty_polls++;
+	}
+}
+
+void our_print_completion_counters(const struct our_control *control)
+{
+	our_print_cq_event_counters(control, "completion channel");
+}

@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: MIT
+# What every exercise's Makefile shares. An exercise's Makefile names its
+# pieces as a stage's does (see common/common.mk): the one the student
+# writes or fixes by its bare name, since it lives in the exercise's
+# folder, and the kit's by the folder of the stage that introduced them.
+# Then it includes this file, which brings the steps every stage is built
+# from (ping-sr-0/steps.mk).
+#
+#   make         build the exercise's client and server in its folder
+#   make check   build them, then run the folder's checker on an RDMA
+#                stack: in the lab when run on the host, directly when run
+#                inside the lab or on a machine with an RDMA device
+
+EXERCISES_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+include $(EXERCISES_DIR)/../../ping-sr-0/steps.mk
+
+.PHONY: check
+check: all
+	$(KIT)/labs/lab run -- ./check
