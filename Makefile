@@ -6,6 +6,8 @@
 #   make lab     an interactive shell on the Soft-RoCE lab
 #   make diff FROM=ping-sr-2 TO=ping-sr-3   what a stage adds
 #   make single  each program in one C file to copy: STAGE/single/
+#   make slides  the course's decks into slides/build/, the lab guide
+#                into labs/guide/build/
 #
 # demo, check and lab first install what is missing when run as root; run
 # by anyone else, they print the command to run once as root (sudo
@@ -18,7 +20,7 @@ STAGES = devices ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
 BUILT = $(STAGES) tests
 LAB = labs/lab
 
-.PHONY: all deps demo check lab install clean diff single $(BUILT)
+.PHONY: all deps demo check lab install clean diff single slides $(BUILT)
 
 all: $(BUILT)
 
@@ -32,8 +34,12 @@ demo: deps
 	$(MAKE) all
 	$(LAB) run -- labs/demo
 
+# The decks, the guide and the exercises' starters and solutions (in
+# .cache/exercises) are built on the host: the suites check them in the
+# lab, where compiling is slow.
 check: deps
-	$(MAKE) all single
+	$(MAKE) all single slides
+	labs/exercises/prove prepare
 	$(LAB) run -- tests/run
 
 lab: deps
@@ -42,6 +48,10 @@ lab: deps
 
 single: all
 	for stage in $(STAGES); do $(MAKE) -C $$stage single || exit 1; done
+
+slides:
+	labs/install-deps slides
+	$(MAKE) -C slides all guide
 
 # What stage TO adds to stage FROM: make diff FROM=ping-sr-2 TO=ping-sr-3
 diff:
@@ -52,3 +62,4 @@ install: all
 
 clean:
 	for stage in $(BUILT); do $(MAKE) -C $$stage clean || exit 1; done
+	$(MAKE) -C slides clean

@@ -187,6 +187,7 @@ static int post_send_chain(struct our_control *control, uint32_t first_slot,
 			  OUR_MAX_BUFFERS);
 		return -1;
 	}
+	/* excerpt chain */
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t slot = (first_slot + i) % control->send.slots;
 
@@ -204,6 +205,7 @@ static int post_send_chain(struct our_control *control, uint32_t first_slot,
 	/* The adapter takes the whole chain at once and sends the messages
 	 * in order; a completion says when each is done. */
 	ret = ibv_post_send(control->qp, wrs, &bad_wr);
+	/* end excerpt chain */
 	control->counters.send_posts++;
 	control->counters.send_wrs += n;
 	if (our_verb_error(ret, "ibv_post_send %u message%s from slot %u, "

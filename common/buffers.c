@@ -33,6 +33,7 @@ static int register_buffers(struct our_control *control,
 	buffers->slot_size = slot_size;
 	buffers->slots = slots;
 
+	/* excerpt register */
 	/* The adapter pins the pages and gives us a key to name them by. */
 	buffers->mr = ibv_reg_mr(control->pd, buffers->data, length,
 				 IBV_ACCESS_LOCAL_WRITE);
@@ -42,6 +43,7 @@ static int register_buffers(struct our_control *control,
 			our_error("hint: pinned memory is limited by "
 				  "'ulimit -l'; raise it (e.g. unlimited)");
 		goto out_free;
+	/* end excerpt register */
 	}
 	our_trace(2, "%s buffers: lkey 0x%x", what, buffers->mr->lkey);
 	return 0;

@@ -174,6 +174,7 @@ int our_resolve_server(struct our_control *control)
 	name_address(address->ai_addr, control->peer_name,
 		     sizeof(control->peer_name));
 
+	/* excerpt resolve */
 	/* An id is the CM's handle on one connection, like a socket. */
 	ret = rdma_create_id(control->cm_channel, &control->cm_id, control,
 			     RDMA_PS_TCP);
@@ -198,6 +199,7 @@ int our_resolve_server(struct our_control *control)
 	ret = rdma_resolve_route(control->cm_id, OUR_RESOLVE_TIMEOUT_MS);
 	if (our_await_cm_event(control, ret, RDMA_CM_EVENT_ROUTE_RESOLVED,
 			       "rdma_resolve_route"))
+	/* end excerpt resolve */
 		goto out_destroy_id;
 	freeaddrinfo(address);
 	return 0;
@@ -270,6 +272,7 @@ int our_setup_listener(struct our_listener *listener,
 	if (our_setup_cm_events(&listener->cm_channel))
 		goto out_free_address;
 
+	/* excerpt listen */
 	ret = rdma_create_id(listener->cm_channel, &listener->cm_id, listener,
 			     RDMA_PS_TCP);
 	if (our_verb_failed(ret, "rdma_create_id RDMA_PS_TCP"))
@@ -285,6 +288,7 @@ int our_setup_listener(struct our_listener *listener,
 	if (our_verb_failed(ret, "rdma_listen %s", name))
 		goto out_destroy_id;
 	our_say("listening on %s", name);
+	/* end excerpt listen */
 	freeaddrinfo(address);
 	return 0;
 

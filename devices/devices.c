@@ -234,6 +234,7 @@ static int print_device(struct ibv_device *device)
 	int status = 0;
 	int ret;
 
+	/* excerpt open-query */
 	/* Open the device to talk to it; close it when done. */
 	context = ibv_open_device(device);
 	if (our_verb_null(context, "ibv_open_device %s", name))
@@ -245,6 +246,7 @@ static int print_device(struct ibv_device *device)
 		goto out_close_device;
 	}
 	print_attributes(device, &attr);
+	/* end excerpt open-query */
 	ports = query_ports(context, attr.phys_port_cnt);
 	if (!ports) {
 		status = -1;

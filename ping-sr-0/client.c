@@ -31,6 +31,7 @@ int main(int argc, char *argv[])
 		return our_options_exit_status(parsed);
 	our_init_control(&control, &options);
 
+	/* excerpt steps */
 	if (our_setup_stats(&control.stats, control.count, options.statistics))
 		return EXIT_FAILURE;
 	if (our_setup_cm_events(&control.cm_channel))
@@ -56,6 +57,8 @@ int main(int argc, char *argv[])
 	our_release_interrupts();
 	status = our_end_of_run(&control, ret);
 	our_print_report(&control);
+	/* end excerpt steps */
+	/* excerpt undo */
 out_disconnect:
 	our_disconnect(&control);
 
@@ -70,4 +73,5 @@ out_unsetup_cm_events:
 out_unsetup_stats:
 	our_unsetup_stats(&control.stats);
 	return status;
+	/* end excerpt undo */
 }

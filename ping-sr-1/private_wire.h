@@ -20,6 +20,7 @@
  * What the client sends with rdma_connect: fixed-size fields, in network
  * byte order, 20 bytes of the 56 that InfiniBand allows.
  */
+/* excerpt wire */
 struct our_private_data {
 	uint32_t magic;   /* OUR_PRIVATE_MAGIC */
 	uint8_t version;  /* OUR_PRIVATE_VERSION */
@@ -30,6 +31,7 @@ struct our_private_data {
 	uint32_t size;    /* bytes per message */
 	uint32_t buffers; /* messages in flight */
 };
+/* end excerpt wire */
 
 /* Why the agent refused a connection: sent back with rdma_reject. */
 enum our_refusal_reason {

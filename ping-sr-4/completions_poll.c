@@ -84,6 +84,7 @@ static int sleep_on_both(struct our_control *control, uint64_t *give_up)
 		sigprocmask(SIG_SETMASK, &awake, NULL);
 		return -1;
 	}
+	/* excerpt ppoll */
 	timeout = time_until(*give_up);
 	ret = ppoll(fds, 2, *give_up ? &timeout : NULL, &awake);
 	err = errno;
@@ -100,6 +101,7 @@ static int sleep_on_both(struct our_control *control, uint64_t *give_up)
 		our_peer_disconnected(control);
 	if (fds[0].revents)
 		return our_take_cq_event(control);
+	/* end excerpt ppoll */
 	return 0;
 }
 
