@@ -63,9 +63,11 @@ DEFAULT_PORT=12321
 # Every program started costs a lot in the emulated lab: the READMEs are
 # found and cut up once, and the checks read them with one awk each.
 
-# The READMEs, from the kit's top, the top one first.
-mapfile -t READMES < <(cd "$KIT" && find . -mindepth 1 -maxdepth 2 \
-	-name README.md -not -path './.*' | LC_ALL=C sort |
+# The READMEs, from the kit's top, the top one first, then the others
+# and the pages of the lab guide, which follow the same convention.
+mapfile -t READMES < <(cd "$KIT" && find . -mindepth 1 -maxdepth 4 \
+	\( -name README.md -o -path './labs/guide/*.md' \) \
+	-not -path './.*' -not -path '*/build/*' | LC_ALL=C sort |
 	awk '{ sub(/^\.\//, "") }
 	     $0 == "README.md" { print; next } { rest[n++] = $0 }
 	     END { for (i = 0; i < n; i++) print rest[i] }')
@@ -306,13 +308,15 @@ run_block() {
 }
 
 # One test per block to run: test_<folder>_readme_block_<number>, the
-# top README's folder being called "top".
+# top README's folder being called "top" and a guide page by its path.
 BLOCK_TESTS=()
 for where in "$BLOCKS"/*.where; do
 	read -r readme line info number kind <"$where"
 	[ "$info" = sh ] || [ "$kind" = hosts ] || continue
 	name=${readme%/README.md}
 	[ "$name" = README.md ] && name=top
+	name=${name%.md}
+	name=${name//[^A-Za-z0-9_]/_}
 	name=test_${name//-/_}_readme_block_$number
 	eval "$name() { run_block '${where%.where}'; }"
 	BLOCK_TESTS+=("$name")
@@ -411,7 +415,7 @@ test_named_files_and_links_exist() {
 	local readme kind name dir
 
 	while read -r readme kind name; do
-		dir=${readme%README.md}
+		dir=${readme%"${readme##*/}"}
 		case $kind in
 		path) [ -e "$KIT/$name" ] ||
 			fail "$readme names $name, which does not exist" ;;
