@@ -328,7 +328,9 @@ oneTimeTearDown() {
 
 # ------------------------------------------------------------ the checks
 
-# fail_each: fail once for each line read, the line saying why.
+# fail_each: fail once for each line read, the line saying why. Give it
+# a file, not a pipe: at the end of a pipe it would run in a subshell,
+# and its failures would not count.
 fail_each() {
 	local why
 
@@ -343,7 +345,8 @@ test_every_block_says_whether_it_runs() {
 		printf "%s line %d: a fenced block with info string \"%s\":" \
 			" say sh (the suite runs it in the lab) or text (it" \
 			" does not)\n", $1, $2, $3
-	}' | fail_each
+	}' >"$WORK/why"
+	fail_each <"$WORK/why"
 }
 
 test_make_diff_in_the_readmes_prints_a_diff() {
@@ -408,7 +411,8 @@ test_cited_suites_and_tests_exist() {
 					" in its paragraph (%s)\n", FILENAME, \
 					function_name, named == "" ? "none" : substr(named, 2)
 		}
-	}' -v defined_file="$WORK/defined" | fail_each
+	}' -v defined_file="$WORK/defined" >"$WORK/why"
+	fail_each <"$WORK/why"
 }
 
 test_named_files_and_links_exist() {
@@ -453,13 +457,15 @@ test_named_files_and_links_exist() {
 # hold whatever the run: every empty first poll is followed by a second
 # poll, and at most one sleep (a poll() call); a sleep takes at most one
 # event; events are acknowledged 16 at a time, the rest (fewer than 16)
-# after the report.
+# after the report. An exercise's README is left out: it shows what its
+# starter, wrong on purpose, prints.
 test_counters_lines_shown_are_possible() {
 	(cd "$KIT" && awk '
 		function check(ok, why) {
 			if (!ok)
 				printf "%s line %d: %s: %s\n", FILENAME, FNR, why, $0
 		}
+		FILENAME ~ /^labs\/exercises\// { next }
 		/[0-9]+ ibv_poll_cq calls, [0-9]+ first polls found nothing/ {
 			text = $0
 			sub(/.*: /, "", text)
@@ -487,7 +493,8 @@ test_counters_lines_shown_are_possible() {
 			check(word[4] + 0 <= word[1] + 0,
 				"no more empty polls than polls")
 		}
-	' "${READMES[@]}") | fail_each
+	' "${READMES[@]}") >"$WORK/why"
+	fail_each <"$WORK/why"
 }
 
 # The checks first, then the blocks, in the order of the READMEs.
