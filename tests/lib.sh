@@ -213,7 +213,13 @@ assert_whole_run() {
 # tool OUR_UNDER_VALGRIND names (if any); once they are connected, Ctrl-C
 # ends the client. Sets CLIENT_STATUS and SERVER_STATUS.
 ctrl_c_ends_a_timed_run() {
-	start_timed_run "$1" -v || return 1
+	# -T traces each work completion: the first one says the run is under
+	# way, so the client catches Ctrl-C (until then Ctrl-C kills it, as it
+	# should), however slow valgrind makes it.
+	start_timed_run "$1" -v -T || return 1
+	wait_for_line "$WORK/client.out" "^client: work completion: " \
+		"$CLIENT_PID" "$LIMIT" ||
+		fail "$1: the client's run did not start: $(cat "$WORK/client.out")"
 	nap 1
 	kill -INT "$CLIENT_REAL"
 	wait_client
