@@ -3,7 +3,9 @@
 # A stage's folder holds its lesson: each piece lives with the stage that
 # introduces it, make diff between two consecutive stages shows that
 # stage's pieces and nothing else, and editors are told which files a
-# stage compiles. These read files and run make; no device is needed.
+# stage compiles. These read files and run make; no device is needed,
+# so make check runs them on the host.
+# tests/run: host
 . "$(dirname "$0")/lib.sh"
 
 # diff_headings FROM TO: the headings of make diff FROM TO, into

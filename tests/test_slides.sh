@@ -6,7 +6,8 @@
 # code, and labs/excerpt stops a build whose code is gone. The decks are
 # built on the host (make -C slides, which make check runs first): LaTeX
 # is too slow for the lab, so this suite reads what the build left. No
-# device is needed.
+# device is needed, so make check runs it on the host.
+# tests/run: host
 . "$(dirname "$0")/lib.sh"
 
 SLIDES=$KIT/slides
