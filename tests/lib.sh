@@ -1,55 +1,21 @@
 # SPDX-License-Identifier: MIT
-# lib.sh - what the kit's shunit2 suites share: where the programs are,
-# the RDMA address to use, and how to run a server and a client against
-# each other with every run bounded in time. Sourced by each suite.
+# lib.sh - what the kit's shunit2 suites share: the settings of their
+# runs, the shunit2 hooks, and the runs and asserts the suites are made
+# of, every run bounded in time. How a server and a client are run and
+# waited for is programs.sh's, which the exercises' checkers share.
+# Sourced by each suite.
 
 KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# The address of the netdev that carries the RDMA device (the lab sets it).
-ADDR=${LAB_ADDR:-}
-DEVICE=${LAB_DEVICE:-}
+. "$KIT/tests/programs.sh"
 # Every program run is bounded: none may hang a test.
 LIMIT=${OUR_TEST_LIMIT:-60}
 # Each test takes fresh ports so no run meets the last one's leftovers.
 PORT=${OUR_TEST_PORT:-20000}
-
-# Where there are two CPUs or more, the server runs on the first and the
-# client on the second: two busy-polling programs left to share one CPU
-# make an emulated lab crawl.
-if [ "$(nproc)" -ge 2 ]; then
-	ON_SERVER_CPU=(taskset -c 0)
-	ON_CLIENT_CPU=(taskset -c 1)
-else
-	ON_SERVER_CPU=()
-	ON_CLIENT_CPU=()
-fi
-
-VALGRIND=(valgrind --quiet --error-exitcode=99 --leak-check=full
-	--show-leak-kinds=definite,indirect
-	--errors-for-leak-kinds=definite,indirect
-	--suppressions="$KIT/tests/valgrind.supp")
-HELGRIND=(valgrind --tool=helgrind --error-exitcode=99 -q)
-
-# The tool a program runs under: OUR_UNDER_VALGRIND=1 for memcheck,
-# OUR_UNDER_VALGRIND=helgrind for helgrind; nothing otherwise. Sets the
-# array WRAPPER.
-pick_wrapper() {
-	case ${OUR_UNDER_VALGRIND:-} in
-	1) WRAPPER=("${VALGRIND[@]}") ;;
-	helgrind) WRAPPER=("${HELGRIND[@]}") ;;
-	*) WRAPPER=() ;;
-	esac
-}
-
-# nap SECONDS: sleep without starting a program: in the emulated lab each
-# program started costs a tenth of a second or more, and the waits below
-# look up many times. read times out on a fifo that nobody writes.
-OUR_NAP_FIFO=$(mktemp -u)
-mkfifo "$OUR_NAP_FIFO"
-exec {OUR_NAP}<>"$OUR_NAP_FIFO"
-rm -f "$OUR_NAP_FIFO"
-nap() {
-	read -r -t "$1" -u "$OUR_NAP" _ || true
-}
+# A run is named by its stage, the kit's folder of its programs; its
+# outputs are $WORK/server.out and $WORK/client.out (see programs.sh).
+PROGRAMS_DIR=
+OUTPUTS_BY_NAME=
+FRESH_PORTS=
 
 # One line per test for the runner: pass, fail or skip, and its name.
 record_result() {
@@ -115,71 +81,17 @@ require_rdma() {
 	fi
 }
 
-# wait_for_line FILE REGEX PID SECONDS: until a line of FILE matches the
-# extended REGEX, while PID runs, for up to SECONDS. The servers say when
-# they listen and when a client has connected, at once (see our_say);
-# the shell reads the file itself, so a look costs no program started.
-wait_for_line() {
-	local deadline=$((SECONDS + $4))
-
-	while [ $SECONDS -lt $deadline ]; do
-		has_line "$1" "$2" && return 0
-		kill -0 "$3" 2>/dev/null || break
-		nap 0.05
-	done
-	has_line "$1" "$2"
+# server_not_listening STAGE: start_server's hook (see programs.sh): the
+# server of STAGE never listened; the test fails, with what it printed.
+server_not_listening() {
+	fail "the $1 server did not start listening: $(<"$SERVER_OUT")"
 }
 
-# start_server STAGE [ARGS...]: a server in the background on $PORT,
-# output in $WORK/server.out; waits until it listens.
-# With OUR_UNDER_VALGRIND=1 the server runs under valgrind.
-start_server() {
-	local stage=$1
-	shift
-
-	pick_wrapper
-	timeout -k 5 "$LIMIT" "${ON_SERVER_CPU[@]}" "${WRAPPER[@]}" \
-		"$KIT/$stage/server" \
-		-a "$ADDR" -p "$PORT" "$@" >"$WORK/server.out" 2>&1 &
-	SERVER_PID=$!
-	wait_for_line "$WORK/server.out" "^server: listening on [^ ]*:$PORT\$" \
-		"$SERVER_PID" "$LIMIT" || {
-		fail "the $stage server did not start listening: $(<"$WORK/server.out")"
-		return 1
-	}
-}
-
-# wait_server: wait for the server to end; sets SERVER_STATUS.
-wait_server() {
-	wait "$SERVER_PID"
-	SERVER_STATUS=$?
-	SERVER_PID=
-}
-
-# run_client STAGE [ARGS...]: run a client against the server on $PORT,
-# output in $WORK/client.out; sets CLIENT_STATUS.
+# run_client STAGE [ARGS...]: run a client against the server on $PORT
+# and wait for it to end, output in $WORK/client.out; sets CLIENT_STATUS.
 run_client() {
-	local stage=$1
-	shift
-
-	pick_wrapper
-	timeout -k 5 "$LIMIT" "${ON_CLIENT_CPU[@]}" "${WRAPPER[@]}" \
-		"$KIT/$stage/client" \
-		-a "$ADDR" -p "$PORT" "$@" >"$WORK/client.out" 2>&1
-	CLIENT_STATUS=$?
-}
-
-# start_client STAGE [ARGS...]: a client in the background against the
-# server on $PORT, output in $WORK/client.out; sets CLIENT_PID.
-start_client() {
-	local stage=$1
-	shift
-
-	pick_wrapper
-	timeout -k 5 "$LIMIT" "${ON_CLIENT_CPU[@]}" "${WRAPPER[@]}" \
-		"$KIT/$stage/client" \
-		-a "$ADDR" -p "$PORT" "$@" >"$WORK/client.out" 2>&1 &
-	CLIENT_PID=$!
+	start_client "$@"
+	wait_client
 }
 
 # wait_connected [SECONDS]: wait until the server started by start_server
@@ -213,13 +125,9 @@ assert_whole_run() {
 # tool OUR_UNDER_VALGRIND names (if any); once they are connected, Ctrl-C
 # ends the client. Sets CLIENT_STATUS and SERVER_STATUS.
 ctrl_c_ends_a_timed_run() {
-	# -T traces each work completion: the first one says the run is under
-	# way, so the client catches Ctrl-C (until then Ctrl-C kills it, as it
-	# should), however slow valgrind makes it.
+	# -T: the client's first work completion says its run is under way.
 	start_timed_run "$1" -v -T || return 1
-	wait_for_line "$WORK/client.out" "^client: work completion: " \
-		"$CLIENT_PID" "$LIMIT" ||
-		fail "$1: the client's run did not start: $(cat "$WORK/client.out")"
+	wait_under_way client "$1"
 	nap 1
 	kill -INT "$CLIENT_REAL"
 	wait_client
@@ -241,62 +149,42 @@ assert_ctrl_c_ended_clean() {
 	assert_valgrind_clean "$WORK/server.out"
 }
 
-# start_timed_run STAGE [ARGS...]: a server and a client of STAGE in the
-# middle of a run that lasts until the test ends it (-D, far longer than
-# any test); sets SERVER_REAL and CLIENT_REAL, the programs' own pids.
-# Returns once the two are connected.
+# wait_under_way SIDE STAGE: until SIDE (client or server) of a run of
+# STAGE, traced with -T, says its first work completion: its run is under
+# way, and from then on it catches Ctrl-C and SIGTERM (until then they end
+# it, as they would any program), however slow the lab or valgrind makes
+# it. The test fails if SIDE never gets there.
+wait_under_way() {
+	local pid=$CLIENT_PID
+
+	[ "$1" = server ] && pid=$SERVER_PID
+	wait_for_line "$WORK/$1.out" "^$1: work completion: " "$pid" \
+		"$LIMIT" && return 0
+	fail "$2: the $1's run did not start: $(cat "$WORK/$1.out")"
+	return 1
+}
+
+# start_timed_run STAGE [ARGS...] [-- SERVER_ARGS...]: a server of STAGE
+# with SERVER_ARGS and a client with ARGS in the middle of a run that
+# lasts until the test ends it (-D, far longer than any test); sets
+# SERVER_REAL and CLIENT_REAL, the programs' own pids. Returns once the
+# two are connected.
 start_timed_run() {
 	local stage=$1
 	shift
 
-	start_server "$stage" || return 1
-	start_client "$stage" -D 3600 "$@"
+	split_args "$@"
+	start_server "$stage" "${SERVER_ARGS[@]}" || return 1
+	start_client "$stage" -D 3600 "${CLIENT_ARGS[@]}"
 	SERVER_REAL=$(program_pid "$SERVER_PID")
 	CLIENT_REAL=$(program_pid "$CLIENT_PID")
 	wait_connected || return 1
-}
-
-# wait_client: wait for the background client to end; sets CLIENT_STATUS.
-wait_client() {
-	wait "$CLIENT_PID"
-	CLIENT_STATUS=$?
-	CLIENT_PID=
 }
 
 # reported_count SIDE: the transfers SIDE's report line counts.
 reported_count() {
 	sed -En "s/^$1: ([0-9]+) (round trip|message)s? of .*/\1/p" \
 		"$WORK/$1.out"
-}
-
-# program_pid PID: the pid of the program that `timeout` (PID) runs.
-program_pid() {
-	local child= deadline=$((SECONDS + 10))
-
-	while [ $SECONDS -lt $deadline ]; do
-		read -r child _ <"/proc/$1/task/$1/children" 2>/dev/null
-		[ -n "$child" ] && { echo "$child"; return 0; }
-		nap 0.02
-	done
-	return 1
-}
-
-# ends_within SECONDS PID: true when PID has ended within SECONDS
-# (tenths are checked).
-ends_within() {
-	local tenths=$(($1 * 10))
-
-	while [ $tenths -gt 0 ]; do
-		kill -0 "$2" 2>/dev/null || return 0
-		nap 0.1
-		tenths=$((tenths - 1))
-	done
-	! kill -0 "$2" 2>/dev/null
-}
-
-# cpu_ticks PID: user plus system CPU time of PID so far, in clock ticks.
-cpu_ticks() {
-	awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 
 # at_once RUN CHECK NAME...: RUN NAME for every NAME at the same time,
@@ -387,6 +275,18 @@ ping_pong() {
 		0 "$SERVER_STATUS"
 }
 
+# verified STAGE COUNT SIZE: a verified ping-pong of STAGE (see
+# ping_pong); both sides report COUNT round trips of SIZE bytes. The next
+# run takes the next port.
+verified() {
+	ping_pong "$1" -v -c "$2" -s "$3"
+	assert_output "$WORK/client.out" \
+		"^client: $2 round trips of $3 bytes in [0-9.]+ s\$"
+	assert_output "$WORK/server.out" \
+		"^server: $2 round trips of $3 bytes in [0-9.]+ s\$"
+	PORT=$((PORT + 1))
+}
+
 # assert_valgrind_clean FILE: valgrind (memcheck, helgrind) printed
 # nothing into FILE: no error, no leak.
 assert_valgrind_clean() {
@@ -394,21 +294,6 @@ assert_valgrind_clean() {
 		fail "valgrind reported in $(basename "$1"): $(grep '^==[0-9]*== ' "$1" | head -n 40)"
 	fi
 	return 0
-}
-
-# has_line FILE REGEX: FILE has a line matching the extended REGEX.
-# Short files are read by the shell itself: in the emulated lab each grep
-# started costs more than the check.
-has_line() {
-	local lines line
-
-	[ -r "$1" ] || return 1
-	mapfile -t -n 1000 lines <"$1" || return 1
-	[ ${#lines[@]} -lt 1000 ] || { grep -Eq -- "$2" "$1"; return; }
-	for line in "${lines[@]}"; do
-		[[ $line =~ $2 ]] && return 0
-	done
-	return 1
 }
 
 # assert_output FILE REGEX: FILE has a line matching the extended REGEX.

@@ -25,16 +25,21 @@ counts_agree() {
 }
 
 # interrupt SIDE SIGNAL STATUS STAGE...: a timed run of each stage; once
-# connected, send SIGNAL to SIDE, which must exit with STATUS and say so;
-# its peer says that it ended the run.
+# SIDE's run is under way, send SIGNAL to SIDE, which must exit with
+# STATUS and say so; its peer says that it ended the run.
 interrupt() {
 	local side=$1 signal=$2 expected=$3 stage peer words
 	shift 3
 
 	require_rdma || return 0
 	for stage in "$@"; do
-		start_timed_run "$stage" -v || return
-		nap 0.5
+		# -T: SIDE's first work completion says its run is under way.
+		if [ "$side" = client ]; then
+			start_timed_run "$stage" -v -T || return
+		else
+			start_timed_run "$stage" -v -- -T || return
+		fi
+		wait_under_way "$side" "$stage" || return
 		if [ "$side" = client ]; then
 			peer=server
 			kill -"$signal" "$CLIENT_REAL"
@@ -90,11 +95,11 @@ test_sigterm_ends_the_server_cleanly() {
 test_ctrl_c_ends_a_ping_sr_0_client_cleanly() {
 	require_rdma || return 0
 	start_server ping-sr-0 -c 10000000 || return
-	start_client ping-sr-0 -c 10000000
+	start_client ping-sr-0 -c 10000000 -T
 	SERVER_REAL=$(program_pid "$SERVER_PID")
 	CLIENT_REAL=$(program_pid "$CLIENT_PID")
 	wait_connected || return
-	nap 0.5
+	wait_under_way client ping-sr-0 || return
 	kill -INT "$CLIENT_REAL"
 	wait_client
 	assertEquals "client status; $(cat "$WORK/client.out")" 130 \

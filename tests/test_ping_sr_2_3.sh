@@ -6,16 +6,6 @@
 
 STAGES="ping-sr-2 ping-sr-3"
 
-# verified STAGE COUNT SIZE: both sides end well and agree on counts.
-verified() {
-	ping_pong "$1" -v -c "$2" -s "$3"
-	assert_output "$WORK/client.out" \
-		"^client: $2 round trips of $3 bytes in [0-9.]+ s\$"
-	assert_output "$WORK/server.out" \
-		"^server: $2 round trips of $3 bytes in [0-9.]+ s\$"
-	PORT=$((PORT + 1))
-}
-
 test_one_byte_500_times() {
 	require_rdma || return 0
 	local stage
