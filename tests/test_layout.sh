@@ -35,13 +35,14 @@ test_each_piece_lives_with_the_stage_that_introduces_it() {
 		ping-sr-1/private_data.c ping-sr-2/cm_thread.c ping-sr-2/cm_channel.c \
 		ping-sr-3/completions_channel.c ping-sr-3/cq_events.c \
 		ping-sr-4/cm_nonblocking.c ping-sr-4/completions_poll.c \
-		blast-sr-2/blast.c; do
+		blast-sr-2/blast.c ping-rdma-1/ping_write.c \
+		ping-rdma-1/remote_memory.c; do
 		[ -f "$KIT/$file" ] || fail "$file is missing"
 	done
 	# common/ holds what every program links: no stage's piece.
 	for file in "$KIT"/common/*.c; do
 		case $(basename "$file") in
-		cm_*|completions_*|ping.c|blast.c|private_*)
+		cm_*|completions_*|ping*.c|blast*.c|private_*|remote_*)
 			fail "common/ holds a stage's piece: $(basename "$file")" ;;
 		esac
 	done
@@ -65,6 +66,11 @@ test_make_diff_shows_each_stages_lesson() {
 		"### added: ping-sr-4/nonblocking.h (in ping-sr-4, not in ping-sr-3)"
 	headings_are ping-sr-2 blast-sr-2 \
 		"### replaces ping-sr-0/ping.c: blast-sr-2/blast.c, shown whole"
+	headings_are ping-sr-2 ping-rdma-1 \
+		"### replaces ping-sr-0/ping.c: ping-rdma-1/ping_write.c, shown whole" \
+		"### added: ping-rdma-1/remote_memory.c (in ping-rdma-1, not in ping-sr-2)" \
+		"### added: ping-rdma-1/memory_wire.h (in ping-rdma-1, not in ping-sr-2)" \
+		"### added: ping-rdma-1/remote_memory.h (in ping-rdma-1, not in ping-sr-2)"
 	# Turned round, it names what going back drops.
 	headings_are ping-sr-3 ping-sr-2 \
 		"### replaces ping-sr-3/completions_channel.c: ping-sr-0/completions_busy.c, shown whole" \
@@ -89,6 +95,25 @@ test_each_stage_tells_editors_the_files_it_compiles() {
 		"has_line '$json' 'completions_busy'"
 	assertEquals "ping-sr-3 compiles 17 files" 17 \
 		"$(grep -c '"file":' "$json")"
+}
+
+# A header changed: make builds again every object that includes it,
+# the stage's own sources as well as those of other folders. (An object
+# left as it was would pass structures laid out the old way.)
+test_a_changed_header_rebuilds_what_includes_it() {
+	local stage objects object
+
+	for stage in ping-sr-0 ping-sr-3 blast-sr-2; do
+		objects=$(make -n -W "$KIT/common/buffers.h" -C "$KIT/$stage" 2>&1 |
+			grep -oE -- ' -o \.build/[a-z_]+\.o' | sed 's/.*\///' | sort |
+			tr '\n' ' ')
+		for object in client.o server.o buffers.o; do
+			case " $objects" in
+			*" $object "*) ;;
+			*) fail "$stage: $object is not built again when common/buffers.h changes (built again: ${objects:-none})" ;;
+			esac
+		done
+	done
 }
 
 # make install puts a stage's programs where commands go, and its README
