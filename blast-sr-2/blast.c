@@ -100,6 +100,7 @@ const struct our_program our_server_program = {
 };
 
 const char our_transfer_unit[] = "message";
+const uint32_t our_sends_per_transfer = 1;
 
 static uint32_t smaller(uint32_t a, uint32_t b)
 {
@@ -137,16 +138,18 @@ static void count_message(struct our_control *control, uint64_t *last_ns)
 struct our_buffer_plan our_client_buffers(const struct our_control *control)
 {
 	/* A slot per message in flight; a small one per credit message. */
-	return (struct our_buffer_plan){ control->buffers, control->size,
-					 control->buffers,
-					 sizeof(our_credits) };
+	return (struct our_buffer_plan){
+		.send_slots = control->buffers, .send_size = control->size,
+		.recv_slots = control->buffers, .recv_size = sizeof(our_credits),
+	};
 }
 
 struct our_buffer_plan our_agent_buffers(const struct our_control *control)
 {
-	return (struct our_buffer_plan){ control->buffers,
-					 sizeof(our_credits),
-					 control->buffers, control->size };
+	return (struct our_buffer_plan){
+		.send_slots = control->buffers, .send_size = sizeof(our_credits),
+		.recv_slots = control->buffers, .recv_size = control->size,
+	};
 }
 
 int our_prepare_client(struct our_control *control)

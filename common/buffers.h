@@ -9,19 +9,24 @@
 #include "control.h"
 
 /* The memory one side registers: slots to send from, slots to receive
- * into (see our_client_buffers and our_agent_buffers in exchange.h). */
+ * into (see our_client_buffers and our_agent_buffers in exchange.h), and
+ * for the RDMA stages, slots the peer reaches by RDMA. */
 struct our_buffer_plan {
 	uint32_t send_slots;
 	uint32_t send_size; /* bytes per send slot */
 	uint32_t recv_slots;
 	uint32_t recv_size; /* bytes per receive slot */
+	uint32_t remote_slots;
+	uint32_t remote_size;   /* bytes per remote slot */
+	unsigned int remote_access; /* IBV_ACCESS_REMOTE_* the peer needs */
 };
 
 /*
- * Allocate and register control->send and control->recv as plan says
- * (none where it says 0 slots), with local access only: send/recv needs
- * nothing remote. Returns 0, or -1 (reported) with nothing left
- * registered. Undo with our_unsetup_buffers().
+ * Allocate and register control->send, control->recv and control->remote
+ * as plan says (none where it says 0 slots). Send and receive slots get
+ * local access only: send/recv needs nothing remote. Remote slots get
+ * exactly plan.remote_access besides. Returns 0, or -1 (reported) with
+ * nothing left registered. Undo with our_unsetup_buffers().
  */
 int our_setup_buffers(struct our_control *control, struct our_buffer_plan plan);
 void our_unsetup_buffers(struct our_control *control);

@@ -30,6 +30,13 @@ struct our_buffers {
 	struct ibv_mr *mr;
 };
 
+/* Memory the peer advertised for RDMA (the ping-rdma stages on). */
+struct our_peer_memory {
+	uint64_t addr;   /* the address of its first byte, in the peer */
+	uint32_t rkey;   /* the key that lets our adapter reach it */
+	uint32_t length; /* how many bytes we may reach */
+};
+
 /* What the pieces of a stage count, printed with -x. */
 struct our_counters {
 	uint64_t polls;        /* ibv_poll_cq calls */
@@ -84,6 +91,8 @@ struct our_control {
 	/* Registered memory. */
 	struct our_buffers send;
 	struct our_buffers recv;
+	struct our_buffers remote; /* what the peer reaches by RDMA, if any */
+	struct our_peer_memory peer_memory; /* what we reach in the peer */
 
 	struct our_stats stats;
 	struct our_counters counters;

@@ -5,6 +5,8 @@
  * Each program links exactly one piece that implements this header:
  *   ping-sr-0/ping.c    ping-pong round trips (ping-sr-0 to ping-sr-4)
  *   blast-sr-2/blast.c  a one-way stream with flow control (blast-sr-2)
+ *   ping-rdma-1/ping_write.c  ping-pong by RDMA write, each write told
+ *                       by a send (ping-rdma-1)
  * The client's and the server's steps (ping-sr-0/client.c and server.c)
  * are the same for every stage; the exchange is one of the pieces.
  */
@@ -21,6 +23,13 @@ extern const struct our_program our_server_program;
 
 /* What one transfer is called in the report: "round trip", "message". */
 extern const char our_transfer_unit[];
+
+/*
+ * The work requests one transfer in flight keeps on the send queue: 1
+ * for a send; 2 for an RDMA write and the send that tells of it. The
+ * queue pair is made deep enough for -b transfers of that many.
+ */
+extern const uint32_t our_sends_per_transfer;
 
 /* The memory the client and the agent register for the exchange. */
 struct our_buffer_plan our_client_buffers(const struct our_control *control);

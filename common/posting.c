@@ -78,10 +78,24 @@ int our_post_send(struct our_control *control,
 	return 0;
 }
 
+/* What a work request of kind is called in messages. */
+static const char *kind_name(enum our_wr_kind kind)
+{
+	switch (kind) {
+	case OUR_WR_SEND:
+		return "send";
+	case OUR_WR_RECV:
+		return "receive";
+	case OUR_WR_WRITE:
+		return "RDMA write";
+	}
+	return "work request";
+}
+
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 {
 	enum our_wr_kind kind = our_wr_kind(wc->wr_id);
-	const char *what = kind == OUR_WR_SEND ? "send" : "receive";
+	const char *what = kind_name(kind);
 	const char *peer = control->peer_name;
 
 	our_trace(2, "work completion: %s slot %u, %s, %u bytes", what,
@@ -96,6 +110,16 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 		our_error("size mismatch: a message from %s was longer than our "
 			  "%u-byte receive buffer; does it use a larger -s?",
 			  peer, control->recv.slot_size);
+		return -1;
+	}
+	/* The peer's adapter refused to let us reach its memory: it is
+	 * there, since it answered. */
+	if (wc->status == IBV_WC_REM_ACCESS_ERR) {
+		our_report_wc(wc, what);
+		our_error("%s refused our %s: the rkey or address it advertised "
+			  "is wrong, or its memory is not registered for this "
+			  "remote access",
+			  peer, what);
 		return -1;
 	}
 	/* Any other failure may be the first news that the peer has gone

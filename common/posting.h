@@ -13,6 +13,7 @@
 enum our_wr_kind {
 	OUR_WR_SEND = 1,
 	OUR_WR_RECV = 2,
+	OUR_WR_WRITE = 3, /* RDMA write (the ping-rdma stages on) */
 };
 
 uint64_t our_wr_id(enum our_wr_kind kind, uint32_t slot);

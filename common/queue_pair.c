@@ -3,6 +3,7 @@
  * queue_pair.c - the protection domain, completion queue and RC queue pair.
  */
 #include "completions.h"
+#include "exchange.h"
 #include "queue_pair.h"
 #include "report.h"
 
@@ -25,10 +26,16 @@ static void destroy_pd(struct our_control *control)
 	control->pd = NULL;
 }
 
+/* The work requests the send queue holds at most. */
+static uint32_t send_depth(const struct our_control *control)
+{
+	return control->buffers * our_sends_per_transfer;
+}
+
 /* One completion queue, deep enough for every send and receive posted. */
 static int create_cq(struct our_control *control)
 {
-	int entries = (int)(2 * control->buffers);
+	int entries = (int)(send_depth(control) + control->buffers);
 
 	/* The adapter reports finished work requests here. */
 	control->cq = ibv_create_cq(control->cm_id->verbs, entries, control,
@@ -53,7 +60,7 @@ static int create_qp(struct our_control *control)
 		.send_cq = control->cq,
 		.recv_cq = control->cq,
 		.cap = {
-			.max_send_wr = control->buffers,
+			.max_send_wr = send_depth(control),
 			.max_recv_wr = control->buffers,
 			.max_send_sge = 1,
 			.max_recv_sge = 1,
@@ -67,7 +74,7 @@ static int create_qp(struct our_control *control)
 	ret = rdma_create_qp(control->cm_id, control->pd, &attr);
 	if (our_verb_failed(ret, "rdma_create_qp RC max_send_wr=%u "
 				 "max_recv_wr=%u",
-			    control->buffers, control->buffers))
+			    send_depth(control), control->buffers))
 		return -1;
 	control->qp = control->cm_id->qp;
 	our_trace(2, "queue pair %u: max_send_wr=%u max_recv_wr=%u "

@@ -33,6 +33,7 @@ const struct our_program our_server_program = {
 };
 
 const char our_transfer_unit[] = "round trip";
+const uint32_t our_sends_per_transfer = 1;
 
 /* The slot the agent's ping number i lands in, and its pong leaves from. */
 #define OUR_AGENT_SLOT(i) ((i) % 2)
@@ -40,7 +41,10 @@ const char our_transfer_unit[] = "round trip";
 struct our_buffer_plan our_client_buffers(const struct our_control *control)
 {
 	/* One ping to send, one pong to receive. */
-	return (struct our_buffer_plan){ 1, control->size, 1, control->size };
+	return (struct our_buffer_plan){
+		.send_slots = 1, .send_size = control->size,
+		.recv_slots = 1, .recv_size = control->size,
+	};
 }
 
 struct our_buffer_plan our_agent_buffers(const struct our_control *control)
@@ -48,7 +52,8 @@ struct our_buffer_plan our_agent_buffers(const struct our_control *control)
 	/* Each pong goes out from the slot its ping arrived in: no copy.
 	 * Two slots, so the next ping's receive can go up while the pong
 	 * of the last one is still being sent. */
-	return (struct our_buffer_plan){ 0, 0, 2, control->size };
+	return (struct our_buffer_plan){ .recv_slots = 2,
+					 .recv_size = control->size };
 }
 
 int our_prepare_client(struct our_control *control)

@@ -104,8 +104,9 @@ test_named_files_and_links_exist() {
 		}
 	}
 	{
-		# Files of the kit in backquotes: ping-sr-0/client.c, ./devices/devices.
-		each("path", "`(\\./)?(common|tests|labs|devices|ping-sr-[0-9]+|blast-sr-[0-9]+)/[A-Za-z0-9_./-]*`", 1)
+		# Files of the kit in backquotes: ping-sr-0/client.c, ./devices/devices,
+		# ping-rdma-1/ping_write.c.
+		each("path", "`(\\./)?(common|tests|labs|devices|[a-z]+-(sr|rdma)-[0-9]+)/[A-Za-z0-9_./-]*`", 1)
 		# Sources by bare name: of the stage, or a piece of any stage.
 		each("source", "`[A-Za-z0-9_]+\\.[ch]`", 1)
 		# Links to files of the kit, from the folder of the README.

@@ -14,12 +14,13 @@
 
 /*
  * Allocate slots * slot_size bytes and register them with the least
- * access they need: send/recv needs nothing remote. Returns 0, or -1 with
- * nothing left.
+ * access they need: the remote access given (0 for send/recv, which needs
+ * nothing remote). Returns 0, or -1 with nothing left.
  */
 static int register_buffers(struct our_control *control,
 			    struct our_buffers *buffers, uint32_t slots,
-			    uint32_t slot_size, const char *what)
+			    uint32_t slot_size, unsigned int remote_access,
+			    const char *what)
 {
 	size_t length = (size_t)slots * slot_size;
 
@@ -38,8 +39,9 @@ static int register_buffers(struct our_control *control,
 	buffers->slots = slots;
 
 	/* The adapter pins the pages and gives us a key to name them by;
-	 * no access flags, since no peer reads or writes them. */
-	buffers->mr = ibv_reg_mr(control->pd, buffers->data, length, 0);
+	 * no other access flags, since no peer reads or writes them. */
+	buffers->mr = ibv_reg_mr(control->pd, buffers->data, length,
+				 remote_access);
 	if (our_verb_null(buffers->mr, "ibv_reg_mr %s %zu bytes", what,
 			  length)) {
 		if (errno == ENOMEM)
@@ -47,7 +49,12 @@ static int register_buffers(struct our_control *control,
 				  "'ulimit -l'; raise it (e.g. unlimited)");
 		goto out_free;
 	}
-	our_trace(2, "%s buffers: lkey 0x%x", what, buffers->mr->lkey);
+	if (remote_access)
+		our_trace(1, "%s buffers: %zu bytes at 0x%" PRIxPTR ", rkey 0x%x",
+			  what, length, (uintptr_t)buffers->data,
+			  buffers->mr->rkey);
+	else
+		our_trace(2, "%s buffers: lkey 0x%x", what, buffers->mr->lkey);
 	return 0;
 
 out_free:
@@ -71,13 +78,18 @@ static void deregister_buffers(struct our_buffers *buffers, const char *what)
 int our_setup_buffers(struct our_control *control, struct our_buffer_plan plan)
 {
 	if (register_buffers(control, &control->send, plan.send_slots,
-			     plan.send_size, "send"))
+			     plan.send_size, 0, "send"))
 		return -1;
 	if (register_buffers(control, &control->recv, plan.recv_slots,
-			     plan.recv_size, "receive"))
+			     plan.recv_size, 0, "receive"))
 		goto out_deregister_send;
+	if (register_buffers(control, &control->remote, plan.remote_slots,
+			     plan.remote_size, plan.remote_access, "remote"))
+		goto out_deregister_recv;
 	return 0;
 
+out_deregister_recv:
+	deregister_buffers(&control->recv, "receive");
 out_deregister_send:
 	deregister_buffers(&control->send, "send");
 	return -1;
@@ -85,6 +97,7 @@ out_deregister_send:
 
 void our_unsetup_buffers(struct our_control *control)
 {
+	deregister_buffers(&control->remote, "remote");
 	deregister_buffers(&control->recv, "receive");
 	deregister_buffers(&control->send, "send");
 }

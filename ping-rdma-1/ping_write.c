@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ping_write.c - the ping-pong by RDMA write.
+ *
+ * Each side registers one buffer that the peer may write into, and
+ * advertises it (remote_memory.c) in its first message. Then the client
+ * writes each ping straight into the agent's buffer, and the agent
+ * writes the pong straight back into the client's, from where the ping
+ * landed: no receive is used for the data, and the target's CPU does
+ * nothing while the bytes arrive.
+ *
+ * But an RDMA write does not tell the target that anything happened. So
+ * each write is followed, on the same queue pair, by a small send, the
+ * notice: a reliable connection carries out a queue pair's work requests
+ * in order, so when the notice's receive completes, the write before it
+ * has landed. (A write with immediate data would tell the target by
+ * itself, but iWARP does not have it; write then send works on every
+ * transport.)
+ */
+#include <string.h>
+
+#include "buffers.h"
+#include "cm_events.h"
+#include "completions.h"
+#include "exchange.h"
+#include "memory_wire.h"
+#include "private_data.h"
+#include "posting.h"
+#include "remote_memory.h"
+#include "report.h"
+
+const struct our_program our_client_program = {
+	.name = "client",
+	.purpose = "Ping a server by RDMA write and time the round trips.",
+	.role = OUR_CLIENT,
+	.accepts = OUR_ACCEPTS_TRANSFER,
+	.timed = &our_cm_sees_hang_up,
+};
+
+const struct our_program our_server_program = {
+	.name = "server",
+	.purpose = "Answer one client's RDMA write pings, then exit.",
+	.role = OUR_SERVER,
+	.told_by_client = &our_client_sets_run,
+	.accepts = OUR_ACCEPTS_TRANSFER,
+};
+
+const char our_transfer_unit[] = "round trip";
+/* The write, and the notice that follows it. */
+const uint32_t our_sends_per_transfer = 2;
+
+/* The client's send slots: the ping, and the small messages. */
+#define OUR_PING_SLOT 0
+#define OUR_MESSAGE_SLOT 1
+
+/* The larger of the two messages: what a receive slot must hold. */
+#define OUR_MESSAGE_SIZE sizeof(struct our_memory_ad)
+
+struct our_buffer_plan our_client_buffers(const struct our_control *control)
+{
+	uint32_t size = control->size > OUR_MESSAGE_SIZE ? control->size
+							  : OUR_MESSAGE_SIZE;
+
+	/* The ping goes out from a send slot; the pong lands in the remote
+	 * slot, which the agent may write and nothing else. */
+	return (struct our_buffer_plan){
+		.send_slots = 2, .send_size = size,
+		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
+		.remote_slots = 1, .remote_size = control->size,
+		.remote_access = IBV_ACCESS_REMOTE_WRITE,
+	};
+}
+
+struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+{
+	/* The ping lands in the remote slot, and the pong leaves from it:
+	 * no copy. Messages come and go in slots of their own. */
+	return (struct our_buffer_plan){
+		.send_slots = 1, .send_size = OUR_MESSAGE_SIZE,
+		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
+		.remote_slots = 1, .remote_size = control->size,
+		.remote_access = IBV_ACCESS_REMOTE_WRITE,
+	};
+}
+
+int our_prepare_client(struct our_control *control)
+{
+	/* The agent's advertisement may come as soon as we connect. */
+	return our_post_recv(control, 0);
+}
+
+int our_prepare_agent(struct our_control *control)
+{
+	/* The client's advertisement comes first of all. */
+	return our_post_recv(control, 0);
+}
+
+/* Send a notice from slot: the write before it, number, has landed. */
+static int post_notice(struct our_control *control, uint32_t slot,
+		       uint32_t number)
+{
+	struct our_write_notice notice = { .number = htonl(number) };
+
+	memcpy(our_slot(&control->send, slot), &notice, sizeof(notice));
+	return our_post_send(control, &control->send, slot, sizeof(notice));
+}
+
+/*
+ * Wait for sends completions of the send queue (writes and sends), and
+ * for a receive when recv is true: its work completion is copied to
+ * *received. Returns 0, or -1 (see our_await_completion).
+ */
+static int await_transfers(struct our_control *control, uint32_t sends,
+			   bool recv, struct ibv_wc *received)
+{
+	struct ibv_wc wc;
+
+	while (sends || recv) {
+		if (our_await_completion(control, &wc))
+			return -1;
+		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV) {
+			sends--;
+		} else {
+			recv = false;
+			*received = wc;
+		}
+	}
+	return 0;
+}
+
+/* A notice arrived: it must be for transfer number. */
+static bool expected_notice(const struct our_control *control,
+			    const struct ibv_wc *wc, uint32_t number)
+{
+	struct our_write_notice notice;
+
+	if (wc->byte_len != sizeof(notice)) {
+		our_error("a message of %u bytes from %s where a notice of "
+			  "%zu was due",
+			  wc->byte_len, control->peer_name, sizeof(notice));
+		return false;
+	}
+	memcpy(&notice, our_slot(&control->recv, our_wr_slot(wc->wr_id)),
+	       sizeof(notice));
+	if (ntohl(notice.number) == number)
+		return true;
+	our_error("the notice from %s is for round trip %u; we are at %u",
+		  control->peer_name, ntohl(notice.number), number);
+	return false;
+}
+
+/* Each side's first message: our memory out, the peer's in. */
+static int swap_advertisements(struct our_control *control, uint32_t slot)
+{
+	struct ibv_wc wc;
+
+	if (our_advertise_memory(control, slot))
+		return -1;
+	if (await_transfers(control, 1, true, &wc))
+		return -1;
+	return our_take_memory_ad(control, &wc, control->size);
+}
+
+int our_run_client(struct our_control *control)
+{
+	char *ping = our_slot(&control->send, OUR_PING_SLOT);
+	char *pong = our_slot(&control->remote, 0);
+	struct ibv_wc wc;
+
+	/* The client speaks first (iWARP requires it). */
+	if (swap_advertisements(control, OUR_MESSAGE_SLOT))
+		return -1;
+	our_fill_data(ping, control->size, 0);
+	for (uint32_t i = 0; our_keep_going(control, i); i++) {
+		uint64_t start = our_now_ns();
+
+		/* The receive for the agent's notice goes up first. */
+		if (our_post_recv(control, 0))
+			return -1;
+		if (control->verify)
+			our_fill_data(ping, control->size, i);
+		if (our_post_write(control, &control->send, OUR_PING_SLOT,
+				   control->size, 0))
+			return -1;
+		if (post_notice(control, OUR_MESSAGE_SLOT, i))
+			return -1;
+		/* The write, the notice, and the agent's notice. */
+		if (await_transfers(control, 2, true, &wc))
+			return -1;
+		if (!expected_notice(control, &wc, i))
+			return -1;
+		/* The notice came after the pong: the pong is here. */
+		if (control->verify &&
+		    !our_verify_data(pong, control->size, i)) {
+			our_error("pong %u differs from its ping", i);
+			return -1;
+		}
+		our_count_transfer(&control->stats, 2ull * control->size,
+				   our_now_ns() - start);
+	}
+	return 0;
+}
+
+int our_run_agent(struct our_control *control)
+{
+	char *ping = our_slot(&control->remote, 0);
+	uint32_t sending = 0;
+	struct ibv_wc wc;
+	uint64_t start;
+
+	/* The client's advertisement is in; the receive for its first
+	 * notice goes up before ours goes out. */
+	if (await_transfers(control, 0, true, &wc) ||
+	    our_take_memory_ad(control, &wc, control->size) ||
+	    our_post_recv(control, 0) ||
+	    our_advertise_memory(control, 0))
+		return -1;
+	sending = 1;
+	start = our_now_ns();
+	for (uint32_t i = 0; our_keep_going(control, i); i++) {
+		/* Our last write and notice may complete before or after
+		 * this notice arrives; the message slot is free once they
+		 * have. */
+		if (await_transfers(control, sending, true, &wc))
+			return -1;
+		if (!expected_notice(control, &wc, i))
+			return -1;
+		if (control->verify &&
+		    !our_verify_data(ping, control->size, i))
+			return -1;
+		/* The notice is read: its slot takes the next one. */
+		if (our_post_recv(control, 0))
+			return -1;
+		/* The pong is the ping, written back from where it landed;
+		 * the client writes no ping until our notice is in. */
+		if (our_post_write(control, &control->remote, 0,
+				   control->size, 0) ||
+		    post_notice(control, 0, i))
+			return -1;
+		sending = 2;
+		our_count_transfer(&control->stats, 2ull * control->size,
+				   our_now_ns() - start);
+		start = our_now_ns();
+	}
+	return await_transfers(control, sending, false, &wc);
+}
+
+void our_print_exchange_counters(const struct our_control *control)
+{
+	(void)control; /* a write and a notice each way: see above */
+}
