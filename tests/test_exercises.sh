@@ -70,6 +70,10 @@ test_bug_unacked_events_checker() {
 	prove bug-unacked-events "^    seen: checker: the (client|server) printed its report, and [0-9]+ s later had not exited; .* last trace line: (client|server): rdma_destroy_qp\$"
 }
 
+test_bug_rdma_address_checker() {
+	prove bug-rdma-address "^    seen: client: [0-9.:]+ refused our RDMA write: "
+}
+
 test_blast_sr_2e_checker() {
 	prove blast-sr-2e "^    seen: the agent used [0-9]+ of [0-9]+ CPU ticks"
 }
