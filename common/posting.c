@@ -53,6 +53,22 @@ int our_post_recv(struct our_control *control, uint32_t slot)
 	return 0;
 }
 
+/* What a work request of kind is called in messages. */
+static const char *kind_name(enum our_wr_kind kind)
+{
+	switch (kind) {
+	case OUR_WR_SEND:
+		return "send";
+	case OUR_WR_RECV:
+		return "receive";
+	case OUR_WR_WRITE:
+		return "RDMA write";
+	case OUR_WR_READ:
+		return "RDMA read";
+	}
+	return "work request";
+}
+
 int our_post_send(struct our_control *control,
 		  const struct our_buffers *buffers, uint32_t slot,
 		  uint32_t length)
@@ -65,31 +81,27 @@ int our_post_send(struct our_control *control,
 		.opcode = IBV_WR_SEND,
 		.send_flags = IBV_SEND_SIGNALED,
 	};
+
+	/* The adapter sends the bytes; a completion says it is done. */
+	return our_post_wr(control, &wr);
+}
+
+int our_post_wr(struct our_control *control, struct ibv_send_wr *wr)
+{
+	enum our_wr_kind kind = our_wr_kind(wr->wr_id);
 	struct ibv_send_wr *bad_wr;
 	int ret;
 
-	/* The adapter sends the bytes; a completion says it is done. */
-	ret = ibv_post_send(control->qp, &wr, &bad_wr);
+	ret = ibv_post_send(control->qp, wr, &bad_wr);
 	control->counters.send_posts++;
 	control->counters.send_wrs++;
-	if (our_verb_error(ret, "ibv_post_send slot %u, %u bytes", slot,
-			    length))
+	/* A send is what ibv_post_send does unless told otherwise. */
+	if (our_verb_error(ret, "ibv_post_send %s%sslot %u, %u bytes",
+			   kind == OUR_WR_SEND ? "" : kind_name(kind),
+			   kind == OUR_WR_SEND ? "" : " ",
+			   our_wr_slot(wr->wr_id), wr->sg_list[0].length))
 		return -1;
 	return 0;
-}
-
-/* What a work request of kind is called in messages. */
-static const char *kind_name(enum our_wr_kind kind)
-{
-	switch (kind) {
-	case OUR_WR_SEND:
-		return "send";
-	case OUR_WR_RECV:
-		return "receive";
-	case OUR_WR_WRITE:
-		return "RDMA write";
-	}
-	return "work request";
 }
 
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc)

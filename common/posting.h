@@ -14,6 +14,7 @@ enum our_wr_kind {
 	OUR_WR_SEND = 1,
 	OUR_WR_RECV = 2,
 	OUR_WR_WRITE = 3, /* RDMA write (the ping-rdma stages on) */
+	OUR_WR_READ = 4,  /* RDMA read (ping-rdma-2) */
 };
 
 uint64_t our_wr_id(enum our_wr_kind kind, uint32_t slot);
@@ -36,6 +37,12 @@ int our_post_send(struct our_control *control,
 		  const struct our_buffers *buffers, uint32_t slot,
 		  uint32_t length);
 
+/*
+ * Post one work request, prepared by the caller, on the send queue, and
+ * count it for -x. Its wr_id says its kind and slot (our_wr_id), for the
+ * message if the post fails. Returns 0 or -1 (reported).
+ */
+int our_post_wr(struct our_control *control, struct ibv_send_wr *wr);
 
 /*
  * Trace a work completion. Returns 0 for success. Otherwise returns -1:

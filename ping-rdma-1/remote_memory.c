@@ -100,17 +100,9 @@ int our_post_write(struct our_control *control,
 			.rkey = control->peer_memory.rkey,
 		},
 	};
-	struct ibv_send_wr *bad_wr;
-	int ret;
 
 	/* Our adapter puts the bytes in the peer's memory; the peer's
 	 * CPU takes no part, and no receive of the peer's is used. */
-	ret = ibv_post_send(control->qp, &wr, &bad_wr);
-	control->counters.send_posts++;
-	control->counters.send_wrs++;
-	if (our_verb_error(ret, "ibv_post_send RDMA write slot %u, %u bytes",
-			    slot, length))
-		return -1;
-	return 0;
+	return our_post_wr(control, &wr);
 }
 /* end excerpt write */
