@@ -11,6 +11,7 @@
 
 #include "cm_events.h"
 #include "connection.h"
+#include "exchange.h"
 #include "interrupt.h"
 #include "private_data.h"
 #include "report.h"
@@ -219,13 +220,51 @@ void our_destroy_id(struct our_control *control)
 	control->cm_id = NULL;
 }
 
-/* The connection parameters both sides use: send/recv needs no RDMA
- * read resources. */
-static struct rdma_conn_param connection_parameters(void)
+/*
+ * Whether the device can keep reads RDMA reads in flight at a queue pair
+ * and from it. Returns 0, or -1 (reported).
+ */
+static int check_read_resources(const struct our_control *control,
+				uint8_t reads)
 {
-	return (struct rdma_conn_param){
-		.responder_resources = 0,
-		.initiator_depth = 0,
+	struct ibv_context *verbs = control->cm_id->verbs;
+	struct ibv_device_attr attr;
+	int ret;
+
+	ret = ibv_query_device(verbs, &attr);
+	if (our_verb_failed(ret, "ibv_query_device"))
+		return -1;
+	if (attr.max_qp_rd_atom < reads || attr.max_qp_init_rd_atom < reads) {
+		our_error("%s allows %d RDMA reads in flight at a queue pair, "
+			  "and %d from it; the exchange needs %u",
+			  ibv_get_device_name(verbs->device),
+			  attr.max_qp_rd_atom, attr.max_qp_init_rd_atom, reads);
+		return -1;
+	}
+	our_trace(1, "asking for %u RDMA reads in flight each way", reads);
+	return 0;
+}
+
+/*
+ * The connection parameters both sides ask for. Returns 0, or -1 when
+ * the device cannot keep the exchange's RDMA reads in flight (reported).
+ */
+static int connection_parameters(const struct our_control *control,
+				 struct rdma_conn_param *param)
+{
+	uint8_t reads = our_reads_in_flight;
+
+	if (reads && check_read_resources(control, reads))
+		return -1;
+	*param = (struct rdma_conn_param){
+		/* RDMA reads (and atomics) the peer may have in flight at
+		 * us: our adapter keeps this many answers going at once. */
+		.responder_resources = reads,
+		/* ... and those we may have in flight at the peer. Both
+		 * sides run the same exchange, so they ask for the same; a
+		 * server could take the client's figures from the connect
+		 * request (event->param.conn) instead. */
+		.initiator_depth = reads,
 		/* Retry a lost packet up to 7 times before failing. */
 		.retry_count = 7,
 		/* Our receives are always posted before the matching send,
@@ -233,13 +272,16 @@ static struct rdma_conn_param connection_parameters(void)
 		 * rather than retry (7 would retry for ever). */
 		.rnr_retry_count = 0,
 	};
+	return 0;
 }
 
 int our_connect(struct our_control *control)
 {
-	struct rdma_conn_param param = connection_parameters();
+	struct rdma_conn_param param;
 	int ret;
 
+	if (connection_parameters(control, &param))
+		return -1;
 	our_fill_private_data(control, &param);
 	/* The CM exchanges queue pair numbers with the server's CM and
 	 * brings our queue pair to the ready-to-send state. */
@@ -328,9 +370,11 @@ int our_get_request(struct our_listener *listener,
 
 int our_accept(struct our_control *control)
 {
-	struct rdma_conn_param param = connection_parameters();
+	struct rdma_conn_param param;
 	int ret;
 
+	if (connection_parameters(control, &param))
+		return -1;
 	/* The CM brings our queue pair to ready-to-send and answers the
 	 * client's CM; the connection is up when the client confirms. */
 	ret = rdma_accept(control->cm_id, &param);

@@ -7,6 +7,8 @@
  *   blast-sr-2/blast.c  a one-way stream with flow control (blast-sr-2)
  *   ping-rdma-1/ping_write.c  ping-pong by RDMA write, each write told
  *                       by a send (ping-rdma-1)
+ *   ping-rdma-2/ping_read.c  ping-pong by RDMA read, each side reading
+ *                       what the other has said is ready (ping-rdma-2)
  * The client's and the server's steps (ping-sr-0/client.c and server.c)
  * are the same for every stage; the exchange is one of the pieces.
  */
@@ -30,6 +32,13 @@ extern const char our_transfer_unit[];
  * queue pair is made deep enough for -b transfers of that many.
  */
 extern const uint32_t our_sends_per_transfer;
+
+/*
+ * The RDMA reads (and atomics) one side keeps in flight at once: 0 for
+ * sends and writes. Both sides ask the CM for this many each way, in the
+ * connection parameters (see our_connect and our_accept).
+ */
+extern const uint8_t our_reads_in_flight;
 
 /* The memory the client and the agent register for the exchange. */
 struct our_buffer_plan our_client_buffers(const struct our_control *control);

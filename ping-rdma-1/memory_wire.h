@@ -5,8 +5,9 @@
  *
  * Before an RDMA write can reach the peer's memory, the peer must say
  * where that memory is and give the key that opens it: each side sends
- * one advertisement as its first message. After that, a notice follows
- * each RDMA write, so the target learns that the data has landed.
+ * one advertisement as its first message. After that, notices tell the
+ * peer of the one-sided transfers: that a write has landed (ping-rdma-1),
+ * or that data is ready to be read (ping-rdma-2).
  */
 #ifndef OUR_MEMORY_WIRE_H
 #define OUR_MEMORY_WIRE_H
@@ -29,8 +30,8 @@ struct our_memory_ad {
 };
 /* end excerpt advertisement */
 
-/* After an RDMA write: the number of the transfer that it carried. */
-struct our_write_notice {
+/* The number of the transfer that has landed, or is ready to be read. */
+struct our_notice {
 	uint32_t number;
 };
 

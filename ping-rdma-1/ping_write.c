@@ -17,13 +17,11 @@
  * itself, but iWARP does not have it; write then send works on every
  * transport.)
  */
-#include <string.h>
-
 #include "buffers.h"
 #include "cm_events.h"
-#include "completions.h"
 #include "exchange.h"
 #include "memory_wire.h"
+#include "notice.h"
 #include "private_data.h"
 #include "posting.h"
 #include "remote_memory.h"
@@ -48,6 +46,8 @@ const struct our_program our_server_program = {
 const char our_transfer_unit[] = "round trip";
 /* The write, and the notice that follows it. */
 const uint32_t our_sends_per_transfer = 2;
+/* Writes need no RDMA read resources. */
+const uint8_t our_reads_in_flight = 0;
 
 /* The client's send slots: the ping, and the small messages. */
 #define OUR_PING_SLOT 0
@@ -95,60 +95,6 @@ int our_prepare_agent(struct our_control *control)
 	return our_post_recv(control, 0);
 }
 
-/* Send a notice from slot: the write before it, number, has landed. */
-static int post_notice(struct our_control *control, uint32_t slot,
-		       uint32_t number)
-{
-	struct our_write_notice notice = { .number = htonl(number) };
-
-	memcpy(our_slot(&control->send, slot), &notice, sizeof(notice));
-	return our_post_send(control, &control->send, slot, sizeof(notice));
-}
-
-/*
- * Wait for sends completions of the send queue (writes and sends), and
- * for a receive when recv is true: its work completion is copied to
- * *received. Returns 0, or -1 (see our_await_completion).
- */
-static int await_transfers(struct our_control *control, uint32_t sends,
-			   bool recv, struct ibv_wc *received)
-{
-	struct ibv_wc wc;
-
-	while (sends || recv) {
-		if (our_await_completion(control, &wc))
-			return -1;
-		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV) {
-			sends--;
-		} else {
-			recv = false;
-			*received = wc;
-		}
-	}
-	return 0;
-}
-
-/* A notice arrived: it must be for transfer number. */
-static bool expected_notice(const struct our_control *control,
-			    const struct ibv_wc *wc, uint32_t number)
-{
-	struct our_write_notice notice;
-
-	if (wc->byte_len != sizeof(notice)) {
-		our_error("a message of %u bytes from %s where a notice of "
-			  "%zu was due",
-			  wc->byte_len, control->peer_name, sizeof(notice));
-		return false;
-	}
-	memcpy(&notice, our_slot(&control->recv, our_wr_slot(wc->wr_id)),
-	       sizeof(notice));
-	if (ntohl(notice.number) == number)
-		return true;
-	our_error("the notice from %s is for round trip %u; we are at %u",
-		  control->peer_name, ntohl(notice.number), number);
-	return false;
-}
-
 /* Each side's first message: our memory out, the peer's in. */
 static int swap_advertisements(struct our_control *control, uint32_t slot)
 {
@@ -156,7 +102,7 @@ static int swap_advertisements(struct our_control *control, uint32_t slot)
 
 	if (our_advertise_memory(control, slot))
 		return -1;
-	if (await_transfers(control, 1, true, &wc))
+	if (our_await_transfers(control, 1, true, &wc))
 		return -1;
 	return our_take_memory_ad(control, &wc, control->size);
 }
@@ -182,12 +128,12 @@ int our_run_client(struct our_control *control)
 		if (our_post_write(control, &control->send, OUR_PING_SLOT,
 				   control->size, 0))
 			return -1;
-		if (post_notice(control, OUR_MESSAGE_SLOT, i))
+		if (our_post_notice(control, OUR_MESSAGE_SLOT, i))
 			return -1;
 		/* The write, the notice, and the agent's notice. */
-		if (await_transfers(control, 2, true, &wc))
+		if (our_await_transfers(control, 2, true, &wc))
 			return -1;
-		if (!expected_notice(control, &wc, i))
+		if (!our_expected_notice(control, &wc, i))
 			return -1;
 		/* The notice came after the pong: the pong is here. */
 		if (control->verify &&
@@ -210,7 +156,7 @@ int our_run_agent(struct our_control *control)
 
 	/* The client's advertisement is in; the receive for its first
 	 * notice goes up before ours goes out. */
-	if (await_transfers(control, 0, true, &wc) ||
+	if (our_await_transfers(control, 0, true, &wc) ||
 	    our_take_memory_ad(control, &wc, control->size) ||
 	    our_post_recv(control, 0) ||
 	    our_advertise_memory(control, 0))
@@ -221,9 +167,9 @@ int our_run_agent(struct our_control *control)
 		/* Our last write and notice may complete before or after
 		 * this notice arrives; the message slot is free once they
 		 * have. */
-		if (await_transfers(control, sending, true, &wc))
+		if (our_await_transfers(control, sending, true, &wc))
 			return -1;
-		if (!expected_notice(control, &wc, i))
+		if (!our_expected_notice(control, &wc, i))
 			return -1;
 		if (control->verify &&
 		    !our_verify_data(ping, control->size, i))
@@ -235,14 +181,14 @@ int our_run_agent(struct our_control *control)
 		 * the client writes no ping until our notice is in. */
 		if (our_post_write(control, &control->remote, 0,
 				   control->size, 0) ||
-		    post_notice(control, 0, i))
+		    our_post_notice(control, 0, i))
 			return -1;
 		sending = 2;
 		our_count_transfer(&control->stats, 2ull * control->size,
 				   our_now_ns() - start);
 		start = our_now_ns();
 	}
-	return await_transfers(control, sending, false, &wc);
+	return our_await_transfers(control, sending, false, &wc);
 }
 
 void our_print_exchange_counters(const struct our_control *control)

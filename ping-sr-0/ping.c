@@ -34,6 +34,7 @@ const struct our_program our_server_program = {
 
 const char our_transfer_unit[] = "round trip";
 const uint32_t our_sends_per_transfer = 1;
+const uint8_t our_reads_in_flight = 0;
 
 /* The slot the agent's ping number i lands in, and its pong leaves from. */
 #define OUR_AGENT_SLOT(i) ((i) % 2)

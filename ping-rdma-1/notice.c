@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/*
+ * notice.c - telling the peer about a one-sided transfer, and waiting
+ * for a round's work completions.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "buffers.h"
+#include "completions.h"
+#include "exchange.h"
+#include "memory_wire.h"
+#include "notice.h"
+#include "posting.h"
+#include "report.h"
+
+int our_post_notice(struct our_control *control, uint32_t slot,
+		    uint32_t number)
+{
+	struct our_notice notice = { .number = htonl(number) };
+
+	memcpy(our_slot(&control->send, slot), &notice, sizeof(notice));
+	return our_post_send(control, &control->send, slot, sizeof(notice));
+}
+
+int our_await_transfers(struct our_control *control, uint32_t sends,
+			bool recv, struct ibv_wc *received)
+{
+	struct ibv_wc wc;
+
+	while (sends || recv) {
+		if (our_await_completion(control, &wc))
+			return -1;
+		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV) {
+			sends--;
+		} else {
+			recv = false;
+			*received = wc;
+		}
+	}
+	return 0;
+}
+
+bool our_expected_notice(const struct our_control *control,
+			 const struct ibv_wc *wc, uint32_t number)
+{
+	struct our_notice notice;
+
+	if (wc->byte_len != sizeof(notice)) {
+		our_error("a message of %u bytes from %s where a notice of "
+			  "%zu was due",
+			  wc->byte_len, control->peer_name, sizeof(notice));
+		return false;
+	}
+	memcpy(&notice, our_slot(&control->recv, our_wr_slot(wc->wr_id)),
+	       sizeof(notice));
+	if (ntohl(notice.number) == number)
+		return true;
+	our_error("the notice from %s is for %s %u; we are at %u",
+		  control->peer_name, our_transfer_unit, ntohl(notice.number),
+		  number);
+	return false;
+}

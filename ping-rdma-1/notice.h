@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * notice.h - telling the peer about a one-sided transfer, and waiting
+ * for a round's work completions.
+ *
+ * An RDMA write or read does not tell the peer's CPU anything. Where
+ * the peer must know (a ping has landed, a pong is ready to be read),
+ * a small send follows: the notice, which carries the transfer's number.
+ *
+ * Introduced by ping-rdma-1; the later RDMA stages use it from here.
+ */
+#ifndef OUR_NOTICE_H
+#define OUR_NOTICE_H
+
+#include <stdbool.h>
+
+#include "control.h"
+
+/*
+ * Send a notice for transfer number from slot of control->send. Returns
+ * 0, or -1 (reported).
+ */
+int our_post_notice(struct our_control *control, uint32_t slot,
+		    uint32_t number);
+
+/*
+ * Wait for sends completions of the send queue (sends, writes and
+ * reads), and for one receive when recv is true: its work completion is
+ * copied to *received. Returns 0, or -1 (see our_await_completion).
+ */
+int our_await_transfers(struct our_control *control, uint32_t sends,
+			bool recv, struct ibv_wc *received);
+
+/*
+ * A message arrived (its work completion is wc): true when it is the
+ * notice for transfer number; otherwise reports what it was, and false.
+ */
+bool our_expected_notice(const struct our_control *control,
+			 const struct ibv_wc *wc, uint32_t number);
+
+#endif
