@@ -287,6 +287,105 @@ verified() {
 	PORT=$((PORT + 1))
 }
 
+# count FILE REGEX: how many lines of FILE match.
+count() {
+	grep -Ec -- "$2" "$1"
+}
+
+# stopped PID: wait until PID is stopped (SIGSTOP has taken effect).
+stopped() {
+	while [ "$(awk '{ print $3 }' "/proc/$1/stat")" != T ]; do
+		nap 0.05
+	done
+}
+
+# one_sided_while_the_agent_is_stopped STAGE KIND SLOT: the point of RDMA,
+# the target's CPU takes no part. In a verified timed run of STAGE, both
+# sides are stopped (SIGSTOP), the client first: the agent has a moment
+# to send the notice that the client awaits. Then the client alone goes
+# on: its next RDMA KIND (write or read) from or into its SLOT, posted
+# after the agent stopped, must complete. If the agent was slower than
+# that moment, both go on a while, and the test tries again. Every pong,
+# before and after, is verified.
+one_sided_while_the_agent_is_stopped() {
+	local stage=$1 kind=$2 slot=$3 posts done= try deadline
+	local posted="^client: ibv_post_send RDMA $kind "
+	local completed="^client: work completion: RDMA $kind slot $slot, success"
+
+	start_timed_run "$stage" -v -T || return
+	wait_for_line "$WORK/client.out" "$completed" "$CLIENT_PID" \
+		"$LIMIT" || fail "no RDMA $kind completed"
+	for try in 1 2 3 4 5; do
+		kill -STOP "$CLIENT_REAL"
+		stopped "$CLIENT_REAL"
+		nap 0.5
+		kill -STOP "$SERVER_REAL"
+		stopped "$SERVER_REAL"
+		posts=$(count "$WORK/client.out" "$posted")
+		kill -CONT "$CLIENT_REAL"
+		deadline=$((SECONDS + 5))
+		while [ $SECONDS -lt $deadline ]; do
+			if [ "$(count "$WORK/client.out" "$posted")" -gt "$posts" ] &&
+				[ "$(count "$WORK/client.out" "$completed")" -gt "$posts" ]; then
+				done=$try
+				break
+			fi
+			nap 0.1
+		done
+		# Still stopped: the transfer completed without the agent.
+		assertEquals "the agent's state" T \
+			"$(awk '{ print $3 }' "/proc/$SERVER_REAL/stat")"
+		kill -CONT "$SERVER_REAL"
+		[ -n "$done" ] && break
+		nap 0.5
+	done
+	echo "  an RDMA $kind completed while the agent was stopped, try ${done:-none}"
+	assertNotNull "no RDMA $kind completed while the agent was stopped" "$done"
+	kill -INT "$CLIENT_REAL"
+	wait_client
+	wait_server
+	assertEquals "client; $(tail -n 5 "$WORK/client.out")" 130 "$CLIENT_STATUS"
+	assertEquals "server; $(tail -n 5 "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" "ended the run after [0-9]+ round trips"
+}
+
+# memcheck_both_sides STAGE: both sides of STAGE under memcheck, side by
+# side: a whole verified run, and a timed run that Ctrl-C ends. Each
+# must end as it should, with nothing reported.
+memcheck_both_sides() {
+	MEMCHECK_STAGE=$1 at_once memcheck_run check_memcheck_run whole ctrl-c
+}
+
+memcheck_run() {
+	local stage=$MEMCHECK_STAGE
+
+	if [ "$1" = whole ]; then
+		whole_run_args "$stage"
+		OUR_UNDER_VALGRIND=1 start_server "$stage" -x || return
+		OUR_UNDER_VALGRIND=1 run_client "$stage" "${WHOLE_ARGS[@]}"
+		wait_server
+	else
+		OUR_UNDER_VALGRIND=1 ctrl_c_ends_a_timed_run "$stage"
+	fi
+	save_statuses
+}
+
+check_memcheck_run() {
+	local stage=$MEMCHECK_STAGE
+
+	statuses "$1" || return
+	if [ "$1" = whole ]; then
+		assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
+		assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+		assert_whole_run client "$stage"
+		assert_whole_run server "$stage"
+		assert_valgrind_clean "$WORK/client.out"
+		assert_valgrind_clean "$WORK/server.out"
+	else
+		assert_ctrl_c_ended_clean "$stage"
+	fi
+}
+
 # assert_valgrind_clean FILE: valgrind (memcheck, helgrind) printed
 # nothing into FILE: no error, no leak.
 assert_valgrind_clean() {

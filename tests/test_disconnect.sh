@@ -6,7 +6,8 @@
 # ended the run after so many transfers (never that the sizes disagree),
 # and exits within 5 seconds. Each watching stage loses its peer many
 # times in a row, at different moments of the run: the send/recv stages,
-# and ping-rdma-1, whose RDMA writes fail as sends do when the peer goes.
+# and ping-rdma-1 and 2, whose RDMA writes and reads fail as sends do
+# when the peer goes.
 . "$(dirname "$0")/lib.sh"
 
 # Kills per stage: half of them the client, half the server.
@@ -191,8 +192,8 @@ test_ping_sr_4_and_blast_sr_2_survive_their_peers_dying() {
 	kill_two blast-sr-2 ping-sr-4
 }
 
-test_ping_rdma_1_survives_its_peer_dying() {
-	kill_two ping-rdma-1
+test_ping_rdma_1_and_2_survive_their_peers_dying() {
+	kill_two ping-rdma-1 ping-rdma-2
 }
 
 . shunit2

@@ -36,7 +36,8 @@ test_each_piece_lives_with_the_stage_that_introduces_it() {
 		ping-sr-3/completions_channel.c ping-sr-3/cq_events.c \
 		ping-sr-4/cm_nonblocking.c ping-sr-4/completions_poll.c \
 		blast-sr-2/blast.c ping-rdma-1/ping_write.c \
-		ping-rdma-1/remote_memory.c; do
+		ping-rdma-1/remote_memory.c ping-rdma-1/notice.c \
+		ping-rdma-2/ping_read.c; do
 		[ -f "$KIT/$file" ] || fail "$file is missing"
 	done
 	# common/ holds what every program links: no stage's piece.
@@ -69,8 +70,12 @@ test_make_diff_shows_each_stages_lesson() {
 	headings_are ping-sr-2 ping-rdma-1 \
 		"### replaces ping-sr-0/ping.c: ping-rdma-1/ping_write.c, shown whole" \
 		"### added: ping-rdma-1/remote_memory.c (in ping-rdma-1, not in ping-sr-2)" \
+		"### added: ping-rdma-1/notice.c (in ping-rdma-1, not in ping-sr-2)" \
 		"### added: ping-rdma-1/memory_wire.h (in ping-rdma-1, not in ping-sr-2)" \
+		"### added: ping-rdma-1/notice.h (in ping-rdma-1, not in ping-sr-2)" \
 		"### added: ping-rdma-1/remote_memory.h (in ping-rdma-1, not in ping-sr-2)"
+	headings_are ping-rdma-1 ping-rdma-2 \
+		"### replaces ping-rdma-1/ping_write.c: ping-rdma-2/ping_read.c, shown whole"
 	# Turned round, it names what going back drops.
 	headings_are ping-sr-3 ping-sr-2 \
 		"### replaces ping-sr-3/completions_channel.c: ping-sr-0/completions_busy.c, shown whole" \

@@ -41,64 +41,12 @@ test_trace_shows_the_memory_each_side_advertised() {
 	assert_output "$WORK/client.out" "^client: busy polling: [0-9]+ ibv_poll_cq calls"
 }
 
-# count FILE REGEX: how many lines of FILE match.
-count() {
-	grep -Ec -- "$2" "$1"
-}
-
-# stopped PID: wait until PID is stopped (SIGSTOP has taken effect).
-stopped() {
-	while [ "$(awk '{ print $3 }' "/proc/$1/stat")" != T ]; do
-		nap 0.05
-	done
-}
-
-# The point of RDMA: the target's CPU takes no part. Both sides are
-# stopped (SIGSTOP), the client first: the agent has a moment to send the
-# notice that the client awaits. Then the client alone goes on: its next
-# write, posted after the agent stopped, must complete, that is, land in
-# the agent's memory. If the agent was slower than that moment, both go
-# on a while, and the test tries again.
+# The point of RDMA: the target's CPU takes no part. The client's next
+# write lands while the agent is stopped (see
+# one_sided_while_the_agent_is_stopped in lib.sh).
 test_a_write_lands_while_the_agent_is_stopped() {
 	require_rdma || return 0
-	local posts landed= try deadline
-
-	start_timed_run "$STAGE" -v -T || return
-	wait_for_line "$WORK/client.out" "^client: work completion: RDMA write" \
-		"$CLIENT_PID" "$LIMIT" || fail "no write completed"
-	for try in 1 2 3 4 5; do
-		kill -STOP "$CLIENT_REAL"
-		stopped "$CLIENT_REAL"
-		nap 0.5
-		kill -STOP "$SERVER_REAL"
-		stopped "$SERVER_REAL"
-		posts=$(count "$WORK/client.out" "^client: ibv_post_send RDMA write ")
-		kill -CONT "$CLIENT_REAL"
-		deadline=$((SECONDS + 5))
-		while [ $SECONDS -lt $deadline ]; do
-			if [ "$(count "$WORK/client.out" "^client: ibv_post_send RDMA write ")" -gt "$posts" ] &&
-				[ "$(count "$WORK/client.out" "^client: work completion: RDMA write slot 0, success")" -gt "$posts" ]; then
-				landed=$try
-				break
-			fi
-			nap 0.1
-		done
-		# Still stopped: the write completed without the agent.
-		assertEquals "the agent's state" T \
-			"$(awk '{ print $3 }' "/proc/$SERVER_REAL/stat")"
-		kill -CONT "$SERVER_REAL"
-		[ -n "$landed" ] && break
-		nap 0.5
-	done
-	echo "  a write landed while the agent was stopped, try ${landed:-none}"
-	assertNotNull "no write landed while the agent was stopped" "$landed"
-	kill -INT "$CLIENT_REAL"
-	wait_client
-	wait_server
-	# And every pong was verified, before and after.
-	assertEquals "client; $(tail -n 5 "$WORK/client.out")" 130 "$CLIENT_STATUS"
-	assertEquals "server; $(tail -n 5 "$WORK/server.out")" 0 "$SERVER_STATUS"
-	assert_output "$WORK/server.out" "ended the run after [0-9]+ round trips"
+	one_sided_while_the_agent_is_stopped "$STAGE" write 0
 }
 
 # A target whose memory is registered without IBV_ACCESS_REMOTE_WRITE (a
@@ -125,37 +73,10 @@ test_advertisements_that_cannot_be_used_are_refused() {
 	assert_output "$WORK/program.out" "^memory-ad: 6 checks passed\$"
 }
 
-# Both sides under memcheck: a whole verified run, and a timed run that
-# Ctrl-C ends; side by side.
-memcheck_run() {
-	if [ "$1" = whole ]; then
-		whole_run_args "$STAGE"
-		OUR_UNDER_VALGRIND=1 start_server "$STAGE" -x || return
-		OUR_UNDER_VALGRIND=1 run_client "$STAGE" "${WHOLE_ARGS[@]}"
-		wait_server
-	else
-		OUR_UNDER_VALGRIND=1 ctrl_c_ends_a_timed_run "$STAGE"
-	fi
-	save_statuses
-}
-
-check_memcheck_run() {
-	statuses "$1" || return
-	if [ "$1" = whole ]; then
-		assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-		assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
-		assert_whole_run client "$STAGE"
-		assert_whole_run server "$STAGE"
-		assert_valgrind_clean "$WORK/client.out"
-		assert_valgrind_clean "$WORK/server.out"
-	else
-		assert_ctrl_c_ended_clean "$STAGE"
-	fi
-}
-
+# Both sides under memcheck, a whole run and a Ctrl-C, side by side.
 test_both_sides_under_memcheck() {
 	require_rdma || return 0
-	at_once memcheck_run check_memcheck_run whole ctrl-c
+	memcheck_both_sides "$STAGE"
 }
 
 . shunit2
