@@ -16,12 +16,15 @@ LIMIT=180
 # is up, falls mid-run however fast or slow the lab is today.
 DURATION=$((PAUSE + 3))
 
-# wait_accepted: until the agent (traced with -t) has accepted.
-wait_accepted() {
+# wait_first_pong: until the agent (traced with -t) has sent its first
+# pong, so that the client's run is under way. (Once it has accepted is
+# too soon: a client stopped before its first ping would not count the
+# pause in any round trip.)
+wait_first_pong() {
 	local tries=3000
 
 	while [ $tries -gt 0 ]; do
-		grep -q "^server: rdma_accept .* -> 0" "$WORK/server.out" &&
+		grep -q "^server: ibv_post_send .* -> 0" "$WORK/server.out" &&
 			return 0
 		nap 0.01
 		tries=$((tries - 1))
@@ -39,7 +42,7 @@ paused_cpu() {
 	start_client "$stage" -D "$DURATION" -x
 	server=$(program_pid "$SERVER_PID")
 	client=$(program_pid "$CLIENT_PID")
-	wait_accepted
+	wait_first_pong
 	kill -STOP "$client"
 	before=$(cpu_ticks "$server")
 	sleep $PAUSE
