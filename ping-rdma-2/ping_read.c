@@ -146,6 +146,7 @@ int our_run_client(struct our_control *control)
 	char *ping = our_slot(&control->remote, OUR_PING_SLOT);
 	char *pong = our_slot(&control->remote, OUR_PONG_SLOT);
 	struct ibv_wc wc;
+	uint32_t i;
 
 	/* The client speaks first (iWARP requires it). */
 	if (our_advertise_memory(control, 0) ||
@@ -153,7 +154,7 @@ int our_run_client(struct our_control *control)
 	    our_take_memory_ad(control, &wc, control->size))
 		return -1;
 	our_fill_data(ping, control->size, 0);
-	for (uint32_t i = 0; our_keep_going(control, i); i++) {
+	for (i = 0; our_keep_going(control, i); i++) {
 		uint64_t start = our_now_ns();
 
 		/* The receive for the agent's notice goes up first. */
@@ -185,7 +186,7 @@ int our_run_client(struct our_control *control)
 	/* The agent must keep the last pong until we have read it: a last
 	 * notice, numbered with the count, says we have. (A timed run's
 	 * agent waits for us to hang up; a run cut short needs no pong.) */
-	if (control->count && control->end == OUR_RUN_AS_PLANNED)
+	if (control->count && i == control->count)
 		return our_post_notice(control, 0, control->count) ||
 		       our_await_transfers(control, 1, false, &wc);
 	return 0;
