@@ -5,7 +5,8 @@
 # while the agent's CPU is stopped; a target whose memory is not open to
 # remote writes gives the writer a remote access error that it explains;
 # advertisements that cannot be used are refused with their reason; and
-# both sides run under memcheck, to the end and to Ctrl-C.
+# both sides run under memcheck to Ctrl-C (their whole run under memcheck
+# is test_single.sh's).
 . "$(dirname "$0")/lib.sh"
 
 STAGE=ping-rdma-1
@@ -73,7 +74,7 @@ test_advertisements_that_cannot_be_used_are_refused() {
 	assert_output "$WORK/program.out" "^memory-ad: 6 checks passed\$"
 }
 
-# Both sides under memcheck, a whole run and a Ctrl-C, side by side.
+# Both sides under memcheck, in a run that Ctrl-C ends.
 test_both_sides_under_memcheck() {
 	require_rdma || return 0
 	memcheck_both_sides "$STAGE"

@@ -4,8 +4,8 @@
 # each side asks the CM for RDMA read resources and reads from the
 # peer's advertised memory; a read is answered while the agent's CPU is
 # stopped; memory not open to remote reads gives the reader a remote
-# access error that it explains; and both sides run under memcheck, to
-# the end and to Ctrl-C.
+# access error that it explains; and both sides run under memcheck to
+# Ctrl-C (their whole run under memcheck is test_single.sh's).
 . "$(dirname "$0")/lib.sh"
 
 STAGE=ping-rdma-2
@@ -73,7 +73,7 @@ test_memory_closed_to_remote_reads_is_explained() {
 		"^client: [0-9.:]+ refused our RDMA read: the rkey or address it advertised is wrong, or its memory is not registered for this remote access\$"
 }
 
-# Both sides under memcheck, a whole run and a Ctrl-C, side by side.
+# Both sides under memcheck, in a run that Ctrl-C ends.
 test_both_sides_under_memcheck() {
 	require_rdma || return 0
 	memcheck_both_sides "$STAGE"
