@@ -114,8 +114,9 @@ test_client_and_server_run_one_thread_each() {
 	assertEquals "threads of the client" 1 "$client_threads"
 }
 
-# A whole run under valgrind memcheck is in test_valgrind.sh; here each
-# side under memcheck loses its peer, both cases side by side.
+# A whole run under valgrind memcheck is the single pair's, in
+# test_single.sh; here each side under memcheck loses its peer, both
+# cases side by side.
 killed_peer_run() {
 	local survivor victim
 

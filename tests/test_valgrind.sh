@@ -6,63 +6,32 @@
 # each test starts its programs side by side.
 . "$(dirname "$0")/lib.sh"
 
-# The runs here, all side by side; NAME is KIND.STAGE. ping-sr-0 runs
-# whole. ping-sr-3 and blast-sr-2 run until Ctrl-C ends the client: the
-# client unwinds after its report, the agent after the client hung up,
-# through the same teardown as a run that reached its count. The other
-# stages run whole under memcheck in test_private_data.sh, where the
-# server first refuses bad private data and then serves a good client.
-RUNS=${OUR_VALGRIND_RUNS:-whole.ping-sr-0 ctrl-c.ping-sr-3 ctrl-c.blast-sr-2}
+# The runs here, side by side: ping-sr-3 and blast-sr-2 run until Ctrl-C
+# ends the client: the client unwinds after its report, the agent after
+# the client hung up, through the same teardown as a run that reached its
+# count. Both sides of a whole run under memcheck are each stage's single
+# pair, in test_single.sh (the same code, in one file each); the stages'
+# own servers serve a whole run under memcheck in test_private_data.sh.
+RUNS=${OUR_VALGRIND_RUNS:-ping-sr-3 blast-sr-2}
 # A client that finds no server unwinds through its CM piece and its
 # private data piece, not the rest: each of those pieces once.
 NO_SERVER_STAGES="ping-sr-0 ping-sr-2 ping-sr-4"
 # valgrind is slow in the emulated lab: allow it time.
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
 
-# memcheck_run KIND.STAGE: the run, both sides under memcheck. A whole
-# run is short and verified; ping-sr-0's server is told the count and
-# size: it gets no private data.
+# memcheck_run STAGE: a run of STAGE, both sides under memcheck, that
+# Ctrl-C ends.
 memcheck_run() {
-	local stage=${1#*.} told=()
-
-	case $1 in
-	whole.*)
-		whole_run_args "$stage"
-		[ "$stage" = ping-sr-0 ] && told=(-c 20 -s 1000)
-		OUR_UNDER_VALGRIND=1 start_server "$stage" "${told[@]}" ||
-			return
-		OUR_UNDER_VALGRIND=1 run_client "$stage" "${WHOLE_ARGS[@]}"
-		wait_server
-		;;
-	ctrl-c.*)
-		OUR_UNDER_VALGRIND=1 ctrl_c_ends_a_timed_run "$stage"
-		;;
-	esac
+	OUR_UNDER_VALGRIND=1 ctrl_c_ends_a_timed_run "$1"
 	save_statuses
 }
 
 check_memcheck_run() {
-	local stage=${1#*.}
-
 	statuses "$1" || return
-	case $1 in
-	whole.*)
-		assertEquals "$stage client; $(cat "$WORK/client.out")" \
-			0 "$CLIENT_STATUS"
-		assertEquals "$stage server; $(cat "$WORK/server.out")" \
-			0 "$SERVER_STATUS"
-		assert_whole_run client "$stage"
-		assert_whole_run server "$stage"
-		assert_valgrind_clean "$WORK/client.out"
-		assert_valgrind_clean "$WORK/server.out"
-		;;
-	ctrl-c.*)
-		assert_ctrl_c_ended_clean "$stage"
-		;;
-	esac
+	assert_ctrl_c_ended_clean "$1"
 }
 
-test_whole_and_interrupted_runs_under_valgrind() {
+test_interrupted_runs_under_valgrind() {
 	require_rdma || return 0
 	# shellcheck disable=SC2086
 	at_once memcheck_run check_memcheck_run $RUNS
