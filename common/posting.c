@@ -3,10 +3,24 @@
  * posting.c - handing work requests to the queue pair.
  */
 
+#include <poll.h>
+#include <stdatomic.h>
+
 #include "buffers.h"
 #include "cm_events.h"
 #include "posting.h"
 #include "report.h"
+
+/*
+ * How long a remote access error waits for the CM to say that the peer
+ * has gone. A peer that dies mid-run can refuse us too: its kernel may
+ * free its memory registrations before its queue pair, and a write or
+ * read that arrives in between is refused; its disconnect follows within
+ * a moment. A peer that is alive and refused us stays connected for
+ * longer than this: it waits as long as our_connection_lost() does for
+ * our disconnect before it gives up on us.
+ */
+#define OUR_REFUSED_WAIT_MS 500
 
 uint64_t our_wr_id(enum our_wr_kind kind, uint32_t slot)
 {
@@ -104,6 +118,20 @@ int our_post_wr(struct our_control *control, struct ibv_send_wr *wr)
 	return 0;
 }
 
+/* True once the CM says the peer disconnected, within MS milliseconds. */
+static bool peer_gone_within(struct our_control *control, unsigned ms)
+{
+	uint64_t give_up = our_now_ns() + ms * 1000000ull;
+
+	while (!our_peer_disconnected(control)) {
+		if (our_now_ns() >= give_up ||
+		    atomic_load(&control->watch_failed))
+			return false;
+		poll(NULL, 0, 10);
+	}
+	return true;
+}
+
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 {
 	enum our_wr_kind kind = our_wr_kind(wc->wr_id);
@@ -124,9 +152,10 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 			  peer, control->recv.slot_size);
 		return -1;
 	}
-	/* The peer's adapter refused to let us reach its memory: it is
-	 * there, since it answered. */
-	if (wc->status == IBV_WC_REM_ACCESS_ERR) {
+	/* The peer's adapter refused to let us reach its memory: the peer
+	 * is there, unless it disconnects within a moment. */
+	if (wc->status == IBV_WC_REM_ACCESS_ERR &&
+	    !peer_gone_within(control, OUR_REFUSED_WAIT_MS)) {
 		our_report_wc(wc, what);
 		our_error("%s refused our %s: the rkey or address it advertised "
 			  "is wrong, or its memory is not registered for this "
@@ -138,7 +167,8 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 	 * (its queue pair is no more, or ours was flushed): a work
 	 * completion says what failed, the CM says whether the connection
 	 * is down. The end of the run is then told as the peer's doing. */
-	if (our_connection_lost(control)) {
+	if (wc->status == IBV_WC_REM_ACCESS_ERR ||
+	    our_connection_lost(control)) {
 		our_trace(1, "our %s failed (%s): %s has gone", what,
 			  ibv_wc_status_str(wc->status), peer);
 		control->end = OUR_RUN_PEER_GONE;
