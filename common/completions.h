@@ -4,12 +4,15 @@
  *
  * Each stage links exactly one piece that implements this header:
  *   ping-sr-0/completions_busy.c     ibv_poll_cq in a loop (ping-sr-0 to
- *                                    ping-sr-2, blast-sr-2)
+ *                                    ping-sr-2, blast-sr-2, ping-rdma-1
+ *                                    and 2)
  *   ping-sr-3/completions_channel.c  sleep on a completion channel
  *                                    (ping-sr-3)
  *   ping-sr-4/completions_poll.c     a completion channel in O_NONBLOCK
  *                                    mode; one poll() on it and on the
  *                                    CM channel (ping-sr-4)
+ *   blast-rdma-1/completions_batch.c ibv_poll_cq in a loop, up to 16
+ *                                    completions a call (blast-rdma-1)
  * The two with a channel share ping-sr-3/cq_events.c.
  */
 #ifndef OUR_COMPLETIONS_H

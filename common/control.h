@@ -37,6 +37,12 @@ struct our_peer_memory {
 	uint32_t length; /* how many bytes we may reach */
 };
 
+/*
+ * How many things came together, in buckets by powers of two: 1, 2-3,
+ * 4-7, 8-15, 16 or more (see our_count_size in stats.h).
+ */
+#define OUR_SIZE_BUCKETS 5
+
 /* What the pieces of a stage count, printed with -x. */
 struct our_counters {
 	uint64_t polls;        /* ibv_poll_cq calls */
@@ -47,6 +53,10 @@ struct our_counters {
 	uint64_t send_posts;   /* ibv_post_send calls */
 	uint64_t send_wrs;     /* send work requests posted */
 	uint64_t credits;      /* flow-control credits returned */
+	/* Work requests per ibv_post_send chain, and completions per
+	 * ibv_poll_cq that found any (blast-rdma-1). */
+	uint64_t chains[OUR_SIZE_BUCKETS];
+	uint64_t batches[OUR_SIZE_BUCKETS];
 };
 
 /* How a run ended, when it did not simply run its course. */
@@ -87,6 +97,11 @@ struct our_control {
 	struct ibv_comp_channel *completion_channel; /* NULL: busy polling */
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
+	/* Work completions polled together and not yet handed out, for
+	 * the piece that polls in batches (blast-rdma-1). */
+	struct ibv_wc *polled;
+	int polled_count;
+	int polled_next;
 
 	/* Registered memory. */
 	struct our_buffers send;

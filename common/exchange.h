@@ -9,6 +9,8 @@
  *                       by a send (ping-rdma-1)
  *   ping-rdma-2/ping_read.c  ping-pong by RDMA read, each side reading
  *                       what the other has said is ready (ping-rdma-2)
+ *   blast-rdma-1/blast_write.c  a stream of RDMA writes into a ring,
+ *                       chained, each chain told by a send (blast-rdma-1)
  * The client's and the server's steps (ping-sr-0/client.c and server.c)
  * are the same for every stage; the exchange is one of the pieces.
  */

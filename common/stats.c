@@ -139,6 +139,27 @@ static void print_latency(const struct our_stats *stats)
 	       percentile_us(sorted, n, 99.9));
 }
 
+void our_count_size(uint64_t *buckets, uint32_t n)
+{
+	uint32_t bucket = 0;
+
+	while (n > 1 && bucket + 1 < OUR_SIZE_BUCKETS) {
+		n /= 2;
+		bucket++;
+	}
+	buckets[bucket]++;
+}
+
+void our_print_sizes(const uint64_t *buckets)
+{
+	static const char *const names[OUR_SIZE_BUCKETS] = {
+		"1", "2-3", "4-7", "8-15", "16+",
+	};
+
+	for (int i = 0; i < OUR_SIZE_BUCKETS; i++)
+		printf("%s%s: %" PRIu64, i ? ", " : "", names[i], buckets[i]);
+}
+
 void our_print_report(const struct our_control *control)
 {
 	const char *unit = our_transfer_unit;

@@ -47,6 +47,13 @@ void our_stop_clock(struct our_stats *stats);
 void our_count_transfer(struct our_stats *stats, uint64_t bytes,
 			uint64_t latency_ns);
 
+/* Count one thing of size n (at least 1) into buckets (see
+ * OUR_SIZE_BUCKETS in control.h). */
+void our_count_size(uint64_t *buckets, uint32_t n);
+
+/* Print buckets on stdout as "1: a, 2-3: b, 4-7: c, 8-15: d, 16+: e". */
+void our_print_sizes(const uint64_t *buckets);
+
 struct our_control;
 
 /* Print the end-of-run report on stdout. */

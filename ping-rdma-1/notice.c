@@ -41,8 +41,8 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 	return 0;
 }
 
-bool our_expected_notice(const struct our_control *control,
-			 const struct ibv_wc *wc, uint32_t number)
+int our_take_notice(const struct our_control *control,
+		    const struct ibv_wc *wc, uint32_t *number)
 {
 	struct our_notice notice;
 
@@ -50,14 +50,24 @@ bool our_expected_notice(const struct our_control *control,
 		our_error("a message of %u bytes from %s where a notice of "
 			  "%zu was due",
 			  wc->byte_len, control->peer_name, sizeof(notice));
-		return false;
+		return -1;
 	}
 	memcpy(&notice, our_slot(&control->recv, our_wr_slot(wc->wr_id)),
 	       sizeof(notice));
-	if (ntohl(notice.number) == number)
+	*number = ntohl(notice.number);
+	return 0;
+}
+
+bool our_expected_notice(const struct our_control *control,
+			 const struct ibv_wc *wc, uint32_t number)
+{
+	uint32_t taken;
+
+	if (our_take_notice(control, wc, &taken))
+		return false;
+	if (taken == number)
 		return true;
 	our_error("the notice from %s is for %s %u; we are at %u",
-		  control->peer_name, our_transfer_unit, ntohl(notice.number),
-		  number);
+		  control->peer_name, our_transfer_unit, taken, number);
 	return false;
 }

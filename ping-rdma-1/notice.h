@@ -32,6 +32,14 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 			bool recv, struct ibv_wc *received);
 
 /*
+ * A message arrived (its work completion is wc): when it is a notice,
+ * put its number in *number and return 0; otherwise report what it was,
+ * and return -1.
+ */
+int our_take_notice(const struct our_control *control,
+		    const struct ibv_wc *wc, uint32_t *number);
+
+/*
  * A message arrived (its work completion is wc): true when it is the
  * notice for transfer number; otherwise reports what it was, and false.
  */

@@ -107,7 +107,8 @@ wait_connected() {
 
 # whole_run_args STAGE: sets WHOLE_ARGS, the client's options of a short
 # verified run under a valgrind tool: 20 round trips of 1000 bytes, or a
-# blast of 300 messages; assert_whole_run SIDE STAGE: SIDE reported it.
+# blast (blast-sr-2, blast-rdma-1) of 300 messages; assert_whole_run
+# SIDE STAGE: SIDE reported it.
 whole_run_args() {
 	WHOLE_ARGS=(-v -x -c 20 -s 1000)
 	[[ $1 = blast-* ]] && WHOLE_ARGS=(-v -x -b 4 -c 300 -s 1000)

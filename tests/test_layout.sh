@@ -37,7 +37,8 @@ test_each_piece_lives_with_the_stage_that_introduces_it() {
 		ping-sr-4/cm_nonblocking.c ping-sr-4/completions_poll.c \
 		blast-sr-2/blast.c ping-rdma-1/ping_write.c \
 		ping-rdma-1/remote_memory.c ping-rdma-1/notice.c \
-		ping-rdma-2/ping_read.c; do
+		ping-rdma-2/ping_read.c blast-rdma-1/blast_write.c \
+		blast-rdma-1/completions_batch.c; do
 		[ -f "$KIT/$file" ] || fail "$file is missing"
 	done
 	# common/ holds what every program links: no stage's piece.
@@ -76,6 +77,14 @@ test_make_diff_shows_each_stages_lesson() {
 		"### added: ping-rdma-1/remote_memory.h (in ping-rdma-1, not in ping-sr-2)"
 	headings_are ping-rdma-1 ping-rdma-2 \
 		"### replaces ping-rdma-1/ping_write.c: ping-rdma-2/ping_read.c, shown whole"
+	headings_are blast-sr-2 blast-rdma-1 \
+		"### replaces blast-sr-2/blast.c: blast-rdma-1/blast_write.c, shown whole" \
+		"### added: ping-rdma-1/remote_memory.c (in blast-rdma-1, not in blast-sr-2)" \
+		"### added: ping-rdma-1/notice.c (in blast-rdma-1, not in blast-sr-2)" \
+		"### replaces ping-sr-0/completions_busy.c: blast-rdma-1/completions_batch.c, shown whole" \
+		"### added: ping-rdma-1/memory_wire.h (in blast-rdma-1, not in blast-sr-2)" \
+		"### added: ping-rdma-1/notice.h (in blast-rdma-1, not in blast-sr-2)" \
+		"### added: ping-rdma-1/remote_memory.h (in blast-rdma-1, not in blast-sr-2)"
 	# Turned round, it names what going back drops.
 	headings_are ping-sr-3 ping-sr-2 \
 		"### replaces ping-sr-3/completions_channel.c: ping-sr-0/completions_busy.c, shown whole" \

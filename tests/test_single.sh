@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 STAGES=${OUR_SINGLE_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
-	ping-rdma-1 ping-rdma-2}
+	ping-rdma-1 ping-rdma-2 blast-rdma-1}
 # valgrind is slow in the emulated lab: allow it time.
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
 
@@ -70,6 +70,9 @@ test_single_files_hold_what_their_program_runs() {
 	single_holds ping-rdma-2 client 'IBV_WR_RDMA_READ'
 	single_holds ping-rdma-2 server 'IBV_ACCESS_REMOTE_READ'
 	single_lacks ping-rdma-2 client 'our_post_write|IBV_WR_RDMA_WRITE,'
+	single_holds blast-rdma-1 client 'IBV_POLL_BATCH|OUR_POLL_BATCH'
+	single_holds blast-rdma-1 server 'IBV_ACCESS_REMOTE_WRITE'
+	single_lacks blast-rdma-1 client 'post_send_chain|IBV_WR_RDMA_READ'
 	single_lacks ping-sr-2 client 'IBV_WR_RDMA_WRITE|our_advertise_memory'
 	single_lacks devices devices 'ibv_post_send\(|rdma_create_id\('
 }

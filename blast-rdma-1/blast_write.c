@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: MIT
+/*
+ * blast_write.c - a one-way stream of RDMA writes into a ring in the
+ * agent's memory, with flow control.
+ *
+ * The agent registers a ring of -b slots of -s bytes that the client may
+ * write into, and advertises it (ping-rdma-1's remote_memory.c) once the
+ * client's first message, a notice numbered 0, is in: the client speaks
+ * first, as iWARP requires. The client writes message n into slot n
+ * modulo -b of the ring. It posts as many writes as it has credits and
+ * free send slots for, half the ring at most, chained into one
+ * ibv_post_send, and ends each chain with a notice (ping-rdma-1's notice.c) that carries the number of
+ * messages written so far: a reliable connection carries out a queue
+ * pair's work requests in order, so when the notice is in, every write
+ * before it has landed.
+ *
+ * Flow control: a credit is a slot of the ring that the agent is done
+ * with. The client starts with -b of them, and each write spends one. On
+ * each notice the agent checks (with -v) the messages that have landed
+ * since the last one, then gives their slots back with a notice of its
+ * own, numbered with the messages it has read. So no write lands on a
+ * message that the agent has yet to read, and the agent's CPU does
+ * nothing for each message but check it.
+ *
+ * The end. In a run with a count, the client stops once every write and
+ * notice has completed and every slot has come back: the agent has read
+ * every message. The agent stops once its last notice has been sent. In
+ * a timed run, or one that Ctrl-C ends, the client stops posting, waits
+ * for what it has in flight, and hangs up; the agent, which has no
+ * count, ends the run there.
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buffers.h"
+#include "cm_events.h"
+#include "completions.h"
+#include "exchange.h"
+#include "memory_wire.h"
+#include "notice.h"
+#include "posting.h"
+#include "private_data.h"
+#include "remote_memory.h"
+#include "report.h"
+
+/* What the client keeps track of while it streams. */
+struct stream {
+	uint32_t posted;    /* messages written */
+	uint32_t completed; /* ... whose write has completed */
+	uint32_t credits;   /* ring slots we may write into */
+	uint32_t returned;  /* messages the agent has read, and given back */
+	uint32_t notices;   /* notices whose send has not completed */
+	uint32_t sent;      /* notices posted, in all */
+	uint64_t last_ns;   /* when the last write completed */
+};
+
+/* What the agent keeps track of while it reads the ring. */
+struct ring {
+	uint32_t read;    /* messages read (and checked, with -v) */
+	uint32_t sending; /* sends that have not completed */
+	uint32_t sent;    /* sends posted, in all */
+	uint64_t last_ns; /* when the last message was read */
+};
+
+const struct our_program our_client_program = {
+	.name = "client",
+	.purpose = "Stream RDMA writes into a blast server's memory, with "
+		   "flow control, and time them.",
+	.role = OUR_CLIENT,
+	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
+	.timed = &our_cm_sees_hang_up,
+};
+
+const struct our_program our_server_program = {
+	.name = "server",
+	.purpose = "Take in one blast client's stream of RDMA writes, then "
+		   "exit.",
+	.role = OUR_SERVER,
+	.told_by_client = &our_client_sets_run,
+	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
+};
+
+const char our_transfer_unit[] = "message";
+/* A write, and at most one notice for it. */
+const uint32_t our_sends_per_transfer = 2;
+const uint8_t our_reads_in_flight = 0;
+
+static uint32_t smaller(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Count one message of control->size bytes, timed from the last one. */
+static void count_message(struct our_control *control, uint64_t *last_ns)
+{
+	uint64_t now = our_now_ns();
+
+	our_count_transfer(&control->stats, control->size, now - *last_ns);
+	*last_ns = now;
+}
+
+/*
+ * The longest chain: half the ring, so that one chain lands while the
+ * agent reads the one before it. A chain of the whole ring would leave
+ * the client waiting, with no credits, for each chain to be read.
+ */
+static uint32_t longest_chain(const struct our_control *control)
+{
+	return control->buffers / 2 ? control->buffers / 2 : 1;
+}
+
+/* The client's send slot for notice number sent: after the -b slots of
+ * the messages, -b more, one for each notice that may be in flight. */
+static uint32_t notice_slot(const struct our_control *control, uint32_t sent)
+{
+	return control->buffers + sent % control->buffers;
+}
+
+struct our_buffer_plan our_client_buffers(const struct our_control *control)
+{
+	uint32_t size = control->size > sizeof(struct our_notice) ?
+				control->size :
+				sizeof(struct our_notice);
+
+	/* A send slot per message in flight and one per notice; receives
+	 * for the agent's advertisement and its notices. */
+	return (struct our_buffer_plan){
+		.send_slots = 2 * control->buffers, .send_size = size,
+		.recv_slots = control->buffers,
+		.recv_size = sizeof(struct our_memory_ad),
+	};
+}
+
+struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+{
+	/* The ring, which the client may write and nothing else; the
+	 * messages in and out are small. */
+	return (struct our_buffer_plan){
+		.send_slots = control->buffers,
+		.send_size = sizeof(struct our_memory_ad),
+		.recv_slots = control->buffers,
+		.recv_size = sizeof(struct our_notice),
+		.remote_slots = control->buffers, .remote_size = control->size,
+		.remote_access = IBV_ACCESS_REMOTE_WRITE,
+	};
+}
+
+/* Post a receive in each slot of control->recv. */
+static int post_receives(struct our_control *control)
+{
+	for (uint32_t slot = 0; slot < control->recv.slots; slot++) {
+		if (our_post_recv(control, slot))
+			return -1;
+	}
+	return 0;
+}
+
+int our_prepare_client(struct our_control *control)
+{
+	/* The agent's advertisement and notices: one notice for each of
+	 * ours at most, and no more than -b of ours are in flight. */
+	return post_receives(control);
+}
+
+int our_prepare_agent(struct our_control *control)
+{
+	/* The client's first message, and its notices. */
+	return post_receives(control);
+}
+
+/*
+ * Client: post as many writes as we have credits and free send slots
+ * for (no more than the count, where there is one, nor than the longest
+ * chain), and the notice that follows them, chained in one
+ * ibv_post_send. Message n goes from send
+ * slot n modulo -b into ring slot n modulo -b.
+ */
+static int post_chain(struct our_control *control, struct stream *stream)
+{
+	struct ibv_sge sges[OUR_MAX_BUFFERS + 1];
+	struct ibv_send_wr wrs[OUR_MAX_BUFFERS + 1];
+	uint32_t n = control->buffers - (stream->posted - stream->completed);
+	struct our_notice notice;
+	struct ibv_send_wr *bad_wr;
+	uint32_t slot;
+	int ret;
+
+	n = smaller(smaller(n, stream->credits), longest_chain(control));
+	if (control->count)
+		n = smaller(n, control->count - stream->posted);
+	if (n == 0 || stream->notices == control->buffers)
+		return 0;
+	/* excerpt chain */
+	for (uint32_t i = 0; i < n; i++) {
+		slot = (stream->posted + i) % control->buffers;
+		if (control->verify)
+			our_fill_data(our_slot(&control->send, slot),
+				      control->size, stream->posted + i);
+		sges[i] = our_sge(&control->send, slot, control->size);
+		wrs[i] = (struct ibv_send_wr){
+			.wr_id = our_wr_id(OUR_WR_WRITE, slot),
+			.next = &wrs[i + 1],
+			.sg_list = &sges[i],
+			.num_sge = 1,
+			.opcode = IBV_WR_RDMA_WRITE,
+			.send_flags = IBV_SEND_SIGNALED,
+			.wr.rdma = {
+				.remote_addr = control->peer_memory.addr +
+					       (uint64_t)slot * control->size,
+				.rkey = control->peer_memory.rkey,
+			},
+		};
+	}
+	/* end excerpt chain */
+	/* excerpt notice */
+	/* Last in the chain, the notice: every write before it has landed
+	 * once it is in. */
+	slot = notice_slot(control, stream->sent);
+	notice.number = htonl(stream->posted + n);
+	memcpy(our_slot(&control->send, slot), &notice, sizeof(notice));
+	sges[n] = our_sge(&control->send, slot, sizeof(notice));
+	wrs[n] = (struct ibv_send_wr){
+		.wr_id = our_wr_id(OUR_WR_SEND, slot),
+		.sg_list = &sges[n],
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+
+	/* The adapter takes the whole chain at once. */
+	ret = ibv_post_send(control->qp, wrs, &bad_wr);
+	/* end excerpt notice */
+	control->counters.send_posts++;
+	control->counters.send_wrs += n + 1;
+	our_count_size(control->counters.chains, n);
+	if (our_verb_error(ret, "ibv_post_send %u RDMA writes from slot %u, "
+				"%u bytes each, and a notice",
+			   n, stream->posted % control->buffers,
+			   control->size))
+		return -1;
+	stream->posted += n;
+	stream->credits -= n;
+	stream->notices++;
+	stream->sent++;
+	return 0;
+}
+
+/* Client: the agent's notice in the receive wc names gives slots back. */
+static int take_credits(struct our_control *control, struct stream *stream,
+			const struct ibv_wc *wc)
+{
+	uint32_t read;
+
+	if (our_take_notice(control, wc, &read))
+		return -1;
+	if (read <= stream->returned || read > stream->posted) {
+		our_error("%s says it has read %u messages; we have written "
+			  "%u, and it had read %u",
+			  control->peer_name, read, stream->posted,
+			  stream->returned);
+		return -1;
+	}
+	our_trace(2, "%s has read %u messages", control->peer_name, read);
+	if (our_post_recv(control, our_wr_slot(wc->wr_id)))
+		return -1;
+	stream->credits += read - stream->returned;
+	control->counters.credits += read - stream->returned;
+	stream->returned = read;
+	return 0;
+}
+
+/*
+ * Client: stream the messages while the run goes on. Return once every
+ * write and notice has completed and, after a whole counted run, the
+ * agent has read every message. Each message counts with the time since
+ * the previous write completed.
+ */
+int our_run_client(struct our_control *control)
+{
+	struct stream stream = { .credits = control->buffers };
+	struct ibv_wc wc;
+	bool more;
+	bool whole;
+
+	/* We speak first; the agent answers with its ring. */
+	if (our_post_notice(control, notice_slot(control, 0), 0) ||
+	    our_await_transfers(control, 1, true, &wc) ||
+	    our_take_memory_ad(control, &wc,
+			       control->buffers * control->size) ||
+	    our_post_recv(control, our_wr_slot(wc.wr_id)))
+		return -1;
+	stream.sent = 1;
+	stream.last_ns = our_now_ns();
+	for (;;) {
+		more = our_keep_going(control, stream.posted);
+		whole = control->count && stream.posted == control->count;
+		if (!more && stream.completed == stream.posted &&
+		    stream.notices == 0 &&
+		    (!whole || stream.returned == stream.posted))
+			break;
+		if (more && post_chain(control, &stream))
+			return -1;
+		if (our_await_completion(control, &wc))
+			return -1;
+		switch (our_wr_kind(wc.wr_id)) {
+		case OUR_WR_RECV:
+			if (take_credits(control, &stream, &wc))
+				return -1;
+			break;
+		case OUR_WR_WRITE:
+			/* Its send slot is free again. */
+			stream.completed++;
+			count_message(control, &stream.last_ns);
+			break;
+		default:
+			stream.notices--;
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Agent: the client's notice in the receive wc names says that messages
+ * up to its number have landed. Read them, and give their slots back.
+ */
+static int take_notice(struct our_control *control, struct ring *ring,
+		       const struct ibv_wc *wc)
+{
+	uint32_t most = ring->read + control->buffers;
+	uint32_t landed;
+
+	if (our_take_notice(control, wc, &landed))
+		return -1;
+	if (control->count)
+		most = smaller(most, control->count);
+	if (landed <= ring->read || landed > most) {
+		our_error("%s says %u messages have landed; we have read %u, "
+			  "and at most %u can have",
+			  control->peer_name, landed, ring->read, most);
+		return -1;
+	}
+	control->counters.credits += landed - ring->read;
+	for (; ring->read < landed; ring->read++) {
+		const char *data = our_slot(&control->remote,
+					    ring->read % control->buffers);
+
+		if (control->verify &&
+		    !our_verify_data(data, control->size, ring->read))
+			return -1;
+		count_message(control, &ring->last_ns);
+	}
+	if (our_post_recv(control, our_wr_slot(wc->wr_id)) ||
+	    our_post_notice(control, ring->sent % control->send.slots,
+			    ring->read))
+		return -1;
+	ring->sent++;
+	ring->sending++;
+	return 0;
+}
+
+/*
+ * Agent: read the messages as the client's notices say they land, while
+ * the run goes on. A run with no count ends when the client hangs up.
+ * Each message counts with the time since the previous one was read.
+ */
+int our_run_agent(struct our_control *control)
+{
+	struct ring ring = { 0 };
+	struct ibv_wc wc;
+
+	/* The client's first message, and our ring in answer. */
+	if (our_await_transfers(control, 0, true, &wc) ||
+	    !our_expected_notice(control, &wc, 0) ||
+	    our_post_recv(control, our_wr_slot(wc.wr_id)) ||
+	    our_advertise_memory(control, 0))
+		return -1;
+	ring.sent = 1;
+	ring.sending = 1;
+	ring.last_ns = our_now_ns();
+	while (our_keep_going(control, ring.read) || ring.sending > 0) {
+		if (our_await_completion(control, &wc))
+			return -1;
+		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV)
+			ring.sending--;
+		else if (take_notice(control, &ring, &wc))
+			return -1;
+	}
+	return 0;
+}
+
+void our_print_exchange_counters(const struct our_control *control)
+{
+	const struct our_counters *counters = &control->counters;
+
+	if (control->remote.mr) {
+		printf("%s: ring: %" PRIu64 " slots given back to the client\n",
+		       our_program_name, counters->credits);
+		return;
+	}
+	printf("%s: posting: %" PRIu64 " work requests in %" PRIu64
+	       " ibv_post_send calls; RDMA writes per chain: ",
+	       our_program_name, counters->send_wrs, counters->send_posts);
+	our_print_sizes(counters->chains);
+	printf("\n");
+}

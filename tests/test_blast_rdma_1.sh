@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# blast-rdma-1: the client streams RDMA writes into the agent's ring,
+# chained, each chain ended by a notice; the agent gives the slots back.
+# Verified from 1 byte to 1 MiB and from 1 buffer to 16; -x shows the
+# chains and the completions per ibv_poll_cq, and they add up; a stopped
+# agent stops the stream once the ring is full, and it goes on when the
+# agent does; a ring closed to remote writes is explained; both sides run
+# under memcheck, to the end and to Ctrl-C.
+. "$(dirname "$0")/lib.sh"
+
+STAGE=blast-rdma-1
+LIMIT=${OUR_VALGRIND_LIMIT:-300}
+NUMBER='[0-9]+\.[0-9]+'
+
+# stream BUFFERS SIZE COUNT: a verified stream; both sides end well and
+# report COUNT messages.
+stream() {
+	local buffers=$1 size=$2 count=$3
+
+	start_server "$STAGE" -x || return
+	run_client "$STAGE" -v -x -b "$buffers" -s "$size" -c "$count"
+	wait_server
+	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" \
+		"^client: $count messages of $size bytes in $NUMBER s\$"
+	assert_output "$WORK/server.out" \
+		"^server: $count messages of $size bytes in $NUMBER s\$"
+	PORT=$((PORT + 1))
+}
+
+test_verified_from_1_byte_to_1_mib() {
+	require_rdma || return 0
+	stream 1 1 300
+	stream 16 4096 2000
+	stream 4 1048576 20
+}
+
+# bucket FILE SIDE WHAT NAME: the count in bucket NAME ("1", "2-3", ...)
+# of SIDE's -x line that starts with WHAT.
+bucket() {
+	sed -En "s/^$2: $3.* $4: ([0-9]+).*/\1/p" "$1"
+}
+
+# -x: the client's chains hold at most half the ring (8 of -b 16), every
+# message is one write, and each chain is one ibv_post_send with its
+# notice; the calls of ibv_poll_cq that found completions, by how many
+# they found, add up to the calls that found any.
+test_statistics_show_the_chains_and_the_completions_per_poll() {
+	require_rdma || return 0
+	local out=$WORK/client.out calls empty chains sum=0 name
+
+	start_server "$STAGE" -x || return
+	run_client "$STAGE" -x -b 16 -c 1000 -s 64
+	wait_server
+	assertEquals "client; $(cat "$out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$out" "^client: posting: [0-9]+ work requests in [0-9]+ ibv_post_send calls; RDMA writes per chain: 1: [0-9]+, 2-3: [0-9]+, 4-7: [0-9]+, 8-15: [0-9]+, 16\\+: 0\$"
+	# Work requests: the 1000 writes, a notice per chain, the first
+	# notice (its own call).
+	calls=$(sed -En 's/^client: posting: [0-9]+ work requests in ([0-9]+) .*/\1/p' "$out")
+	chains=$((calls - 1))
+	assert_output "$out" "^client: posting: $((1000 + chains + 1)) work requests in $calls ibv_post_send calls"
+	assertTrue "some chains of 4 or more writes: $(grep posting "$out")" \
+		"[ $(($(bucket "$out" client posting 4-7) + $(bucket "$out" client posting 8-15))) -gt 0 ]"
+	for name in 1 2-3 4-7 8-15 16+; do
+		sum=$((sum + $(bucket "$out" client 'batch polling' "${name/+/\\+}")))
+	done
+	calls=$(sed -En 's/^client: batch polling: ([0-9]+) ibv_poll_cq calls.*/\1/p' "$out")
+	empty=$(sed -En 's/.* ([0-9]+) found nothing;.*/\1/p' "$out")
+	assertEquals "calls that found completions: $(grep polling "$out")" \
+		"$((calls - empty))" "$sum"
+	assert_output "$WORK/server.out" "^server: ring: 1000 slots given back to the client\$"
+}
+
+# Flow control without the agent's CPU: once the agent is stopped, the
+# client's writes go on landing until the ring is full, then stop; when
+# the agent goes on, so does the stream.
+test_a_stopped_agent_stops_the_stream_once_the_ring_is_full() {
+	require_rdma || return 0
+	local done="^client: work completion: RDMA write slot [0-9]+, success"
+	local before after resumed
+
+	start_timed_run "$STAGE" -v -T -b 8 || return
+	wait_for_line "$WORK/client.out" "$done" "$CLIENT_PID" "$LIMIT" ||
+		fail "no write completed"
+	kill -STOP "$SERVER_REAL"
+	stopped "$SERVER_REAL"
+	# Long enough for the client to fill the ring, however slow.
+	before=-1 after=$(count "$WORK/client.out" "$done")
+	while [ "$before" != "$after" ]; do
+		nap 2
+		before=$after
+		after=$(count "$WORK/client.out" "$done")
+	done
+	assertEquals "the agent's state" T \
+		"$(awk '{ print $3 }' "/proc/$SERVER_REAL/stat")"
+	kill -CONT "$SERVER_REAL"
+	resumed=$after
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		nap 1
+		resumed=$(count "$WORK/client.out" "$done")
+		[ "$resumed" -gt "$after" ] && break
+	done
+	echo "  the stream stopped at $after writes, and went on to $resumed"
+	assertTrue "the stream did not go on after the agent did" \
+		"[ $resumed -gt $after ]"
+	kill -INT "$CLIENT_REAL"
+	wait_client
+	wait_server
+	assertEquals "client; $(tail -n 5 "$WORK/client.out")" 130 "$CLIENT_STATUS"
+	assertEquals "server; $(tail -n 5 "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" "ended the run after [0-9]+ messages"
+}
+
+# A ring registered without IBV_ACCESS_REMOTE_WRITE (a fault loaded into
+# the server strips it): the client's first write is refused, and the
+# client says what it means.
+test_a_ring_closed_to_remote_writes_is_explained() {
+	require_rdma || return 0
+
+	LD_PRELOAD=$KIT/tests/no-remote-access.so start_server "$STAGE" || return
+	run_client "$STAGE" -b 4 -c 10
+	wait_server
+	assertEquals "client; $(cat "$WORK/client.out")" 1 "$CLIENT_STATUS"
+	assertNotEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" \
+		"^client: RDMA write failed: remote access error"
+	assert_output "$WORK/client.out" \
+		"^client: [0-9.:]+ refused our RDMA write: the rkey or address it advertised is wrong, or its memory is not registered for this remote access\$"
+}
+
+# Both sides under memcheck, a whole run and a Ctrl-C, side by side.
+test_both_sides_under_memcheck() {
+	require_rdma || return 0
+	memcheck_both_sides "$STAGE"
+}
+
+. shunit2
