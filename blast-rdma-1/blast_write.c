@@ -9,10 +9,11 @@
  * first, as iWARP requires. The client writes message n into slot n
  * modulo -b of the ring. It posts as many writes as it has credits and
  * free send slots for, half the ring at most, chained into one
- * ibv_post_send, and ends each chain with a notice (ping-rdma-1's notice.c) that carries the number of
- * messages written so far: a reliable connection carries out a queue
- * pair's work requests in order, so when the notice is in, every write
- * before it has landed.
+ * ibv_post_send, and ends each chain with a notice (ping-rdma-1's
+ * struct our_notice, built here to go last in the chain) that carries
+ * the number of messages written so far: a reliable connection carries
+ * out a queue pair's work requests in order, so when the notice is in,
+ * every write before it has landed.
  *
  * Flow control: a credit is a slot of the ring that the agent is done
  * with. The client starts with -b of them, and each write spends one. On
@@ -380,12 +381,20 @@ int our_run_agent(struct our_control *control)
 	ring.sent = 1;
 	ring.sending = 1;
 	ring.last_ns = our_now_ns();
-	while (our_keep_going(control, ring.read) || ring.sending > 0) {
+	for (;;) {
+		bool more = our_keep_going(control, ring.read);
+
+		/* Once the run is over (the count is in, or Ctrl-C came),
+		 * only our notices in flight are waited for: a notice of the
+		 * client's that comes after Ctrl-C is left, or giving its
+		 * slots back would keep the stream going. */
+		if (!more && ring.sending == 0)
+			break;
 		if (our_await_completion(control, &wc))
 			return -1;
 		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV)
 			ring.sending--;
-		else if (take_notice(control, &ring, &wc))
+		else if (more && take_notice(control, &ring, &wc))
 			return -1;
 	}
 	return 0;

@@ -53,7 +53,7 @@ struct our_counters {
 	uint64_t send_posts;   /* ibv_post_send calls */
 	uint64_t send_wrs;     /* send work requests posted */
 	uint64_t credits;      /* flow-control credits returned */
-	/* Work requests per ibv_post_send chain, and completions per
+	/* RDMA writes per ibv_post_send chain, and completions per
 	 * ibv_poll_cq that found any (blast-rdma-1). */
 	uint64_t chains[OUR_SIZE_BUCKETS];
 	uint64_t batches[OUR_SIZE_BUCKETS];

@@ -94,7 +94,7 @@ test_sigterm_ends_the_server_cleanly() {
 # taking no more of the client's: their clients' Ctrl-C is tried under
 # memcheck in their own suites.
 test_ctrl_c_ends_an_rdma_server_cleanly() {
-	interrupt server INT 130 ping-rdma-1 ping-rdma-2
+	interrupt server INT 130 ping-rdma-1 ping-rdma-2 blast-rdma-1
 }
 
 # Before ping-sr-2 the interrupted side still ends cleanly with its report;
