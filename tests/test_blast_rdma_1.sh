@@ -6,7 +6,8 @@
 # chains and the completions per ibv_poll_cq, and they add up; a stopped
 # agent stops the stream once the ring is full, and it goes on when the
 # agent does; a ring closed to remote writes is explained; both sides run
-# under memcheck, to the end and to Ctrl-C.
+# under memcheck to Ctrl-C (the whole run under memcheck is the single
+# pair's, in test_single.sh).
 . "$(dirname "$0")/lib.sh"
 
 STAGE=blast-rdma-1
@@ -131,7 +132,7 @@ test_a_ring_closed_to_remote_writes_is_explained() {
 		"^client: [0-9.:]+ refused our RDMA write: the rkey or address it advertised is wrong, or its memory is not registered for this remote access\$"
 }
 
-# Both sides under memcheck, a whole run and a Ctrl-C, side by side.
+# Both sides under memcheck, until Ctrl-C ends the client.
 test_both_sides_under_memcheck() {
 	require_rdma || return 0
 	memcheck_both_sides "$STAGE"

@@ -10,12 +10,8 @@
 # reads fail as sends do when the peer goes.
 . "$(dirname "$0")/lib.sh"
 
-# Kills per stage: half of them the client, half the server. The RDMA
-# stages watch the connection with ping-sr-2's pieces, which the send/recv
-# stages' kills try hard already: theirs check, in fewer rounds, that a
-# failed RDMA write or read is told as the peer's going.
+# Kills per stage: half of them the client, half the server.
 KILLS=${OUR_KILLS:-20}
-RDMA_KILLS=${OUR_RDMA_KILLS:-6}
 
 # wait_accepted: until the agent (traced with -t) has accepted.
 wait_accepted() {
@@ -197,11 +193,11 @@ test_ping_sr_4_and_blast_sr_2_survive_their_peers_dying() {
 }
 
 test_ping_rdma_1_and_2_survive_their_peers_dying() {
-	KILLS=$RDMA_KILLS kill_two ping-rdma-1 ping-rdma-2
+	kill_two ping-rdma-1 ping-rdma-2
 }
 
 test_blast_rdma_1_survives_its_peer_dying() {
-	KILLS=$RDMA_KILLS kill_two blast-rdma-1
+	kill_two blast-rdma-1
 }
 
 . shunit2
