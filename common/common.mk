@@ -120,9 +120,10 @@ files:
 # The dependency files of the objects built. One that names a source this
 # stage no longer has there (an older tree's, before a piece moved to its
 # stage's folder) is left out, and its object is built again. A source of
-# the stage's own folder is named there relative to it.
+# the stage's own folder is named there relative to it. The source is the
+# first .c named: in a deep folder gcc puts it on a line of its own.
 fresh_deps = $(foreach d,$(wildcard $(BUILD)/*.d),$(if $(filter \
-	$(abspath $(word 2,$(file <$(d)))),$(STAGE_FILES)),$(d)))
+	$(abspath $(firstword $(filter %.c,$(file <$(d))))),$(STAGE_FILES)),$(d)))
 -include $(fresh_deps)
 
 # For `make diff` at the top: what this stage is built from.

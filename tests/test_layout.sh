@@ -111,23 +111,44 @@ test_each_stage_tells_editors_the_files_it_compiles() {
 		"$(grep -c '"file":' "$json")"
 }
 
+# rebuilt_by KIT STAGE HEADER OBJECT...: in the kit at KIT, once STAGE is
+# built, a change to HEADER (a path in the kit) makes make build each
+# OBJECT of STAGE again.
+rebuilt_by() {
+	local kit=$1 stage=$2 header=$3 objects object
+	shift 3
+
+	objects=$(make -n -W "$kit/$header" -C "$kit/$stage" 2>&1 |
+		grep -oE -- ' -o \.build/[a-z_]+\.o' | sed 's/.*\///' | sort |
+		tr '\n' ' ')
+	for object in "$@"; do
+		case " $objects" in
+		*" $object "*) ;;
+		*) fail "${kit#"$WORK/"} $stage: $object is not built again when $header changes (built again: ${objects:-none})" ;;
+		esac
+	done
+}
+
 # A header changed: make builds again every object that includes it,
 # the stage's own sources as well as those of other folders. (An object
-# left as it was would pass structures laid out the old way.)
+# left as it was would pass structures laid out the old way.) Also in a
+# copy of the kit deep in folders, as a student's may be, where gcc
+# writes a long source name on a line of its own in the dependency file.
 test_a_changed_header_rebuilds_what_includes_it() {
-	local stage objects object
+	local stage deep=$WORK/a-student-s-home/courses/rdma-programming/lab-kit
 
 	for stage in ping-sr-0 ping-sr-3 blast-sr-2; do
-		objects=$(make -n -W "$KIT/common/buffers.h" -C "$KIT/$stage" 2>&1 |
-			grep -oE -- ' -o \.build/[a-z_]+\.o' | sed 's/.*\///' | sort |
-			tr '\n' ' ')
-		for object in client.o server.o buffers.o; do
-			case " $objects" in
-			*" $object "*) ;;
-			*) fail "$stage: $object is not built again when common/buffers.h changes (built again: ${objects:-none})" ;;
-			esac
-		done
+		rebuilt_by "$KIT" "$stage" common/buffers.h \
+			client.o server.o buffers.o
 	done
+	mkdir -p "$deep"
+	(cd "$KIT" && cp -r common ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 \
+		"$deep") &&
+		rm -rf "$deep"/*/.build "$deep"/*/client "$deep"/*/server &&
+		make -s -j2 -C "$deep/ping-sr-3" >"$WORK/deep.out" 2>&1 ||
+		fail "ping-sr-3 does not build deep in folders: $(cat "$WORK/deep.out")"
+	rebuilt_by "$deep" ping-sr-3 common/control.h \
+		client.o cm_thread.o completions_channel.o
 }
 
 # make install puts a stage's programs where commands go, and its README
