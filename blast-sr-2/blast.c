@@ -440,14 +440,21 @@ int our_run_agent(struct our_control *control)
 
 	/* The last credits go back before the last messages can come, so
 	 * none is owed once they are in. */
-	while (our_keep_going(control, drain.received) || drain.sending > 0) {
+	for (;;) {
+		bool more = our_keep_going(control, drain.received);
+
+		/* Once the run is over (the count is in, or Ctrl-C came),
+		 * only our credit messages in flight are waited for: credits
+		 * returned after Ctrl-C would keep the stream going. */
+		if (!more && drain.sending == 0)
+			break;
 		if (our_await_completion(control, &wc))
 			return -1;
 		if (our_wr_kind(wc.wr_id) == OUR_WR_SEND)
 			drain.sending--;
-		else if (take_message(control, &drain, &wc))
+		else if (more && take_message(control, &drain, &wc))
 			return -1;
-		if (return_credits(control, &drain))
+		if (more && return_credits(control, &drain))
 			return -1;
 	}
 	if (control->end == OUR_RUN_INTERRUPTED)
