@@ -71,9 +71,13 @@ test_ping_sr_1_survivor_waits_for_ever_when_its_peer_dies() {
 }
 
 # problem MESSAGE: note a failure of a kill loop in $RESULTS (the loops
-# run in the background, where shunit2's asserts would be lost).
+# run in the background, where shunit2's asserts would be lost), on one
+# line, so that the output it quotes is shown whole.
 problem() {
-	echo "FAIL $*" >>"$RESULTS"
+	local message="$*"
+
+	echo "FAIL ${message//$'\n'/ | }" >>"$RESULTS"
+	PROBLEMS=$((PROBLEMS + 1))
 }
 
 # kill_mid_run STAGE SIDE ROUND: a timed run of STAGE; once connected,
@@ -85,6 +89,7 @@ kill_mid_run() {
 	local stage=$1 side=$2 round=$3 victim survivor who expected
 	local status out pause
 	pause=$(printf '0.%02d' $(((round * 37) % 50)))
+	PROBLEMS=0
 
 	PORT=$((PORT + 1))
 	if ! start_timed_run "$stage" 2>/dev/null; then
@@ -116,7 +121,8 @@ kill_mid_run() {
 		problem "$stage, kill $round: the $who blamed the sizes: $(<"$out")"
 	! has_line "$out" "failed" ||
 		problem "$stage, kill $round: the $who reported a failure: $(<"$out")"
-	echo "ok $stage $side $round" >>"$RESULTS"
+	[ "$PROBLEMS" -eq 0 ] && echo "ok $stage $side $round" >>"$RESULTS"
+	return 0
 }
 
 # kill_many STAGE: KILLS kills of STAGE's peers, alternately the client
@@ -153,7 +159,7 @@ kill_two() {
 	for stage in "$@"; do
 		assertEquals "$stage: kills seen by the survivor" "$KILLS" \
 			"$(grep -c "^ok $stage " "$RESULTS")"
-		echo "  $stage: $(grep -c "^ok $stage " "$RESULTS") kills, each seen by the survivor"
+		echo "  $stage: $(grep -c "^ok $stage " "$RESULTS") of $KILLS kills seen by the survivor as they should be"
 	done
 }
 
