@@ -17,11 +17,11 @@
  *
  * Flow control: a credit is a slot of the ring that the agent is done
  * with. The client starts with -b of them, and each write spends one. On
- * each notice the agent checks (with -v) the messages that have landed
- * since the last one, then gives their slots back with a notice of its
- * own, numbered with the messages it has read. So no write lands on a
- * message that the agent has yet to read, and the agent's CPU does
- * nothing for each message but check it.
+ * each notice the agent takes in the messages that have landed since the
+ * last one (with -v, it checks each), then gives their slots back with a
+ * notice of its own, numbered with the messages it has read. So no write
+ * lands on a message that the agent has yet to read, and the agent's CPU
+ * does nothing for each message but count it (and with -v check it).
  *
  * The end. In a run with a count, the client stops once every write and
  * notice has completed and every slot has come back: the agent has read
@@ -160,8 +160,10 @@ static int post_receives(struct our_control *control)
 
 int our_prepare_client(struct our_control *control)
 {
-	/* The agent's advertisement and notices: one notice for each of
-	 * ours at most, and no more than -b of ours are in flight. */
+	/* The agent's advertisement and notices. The agent answers each
+	 * notice of ours with one of its own; a notice of ours not yet
+	 * answered tells of at least one write whose slot is not given
+	 * back yet, and at most -b are: -b receives are enough. */
 	return post_receives(control);
 }
 

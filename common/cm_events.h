@@ -8,7 +8,7 @@
  *   ping-sr-2/cm_thread.c       an event channel; once connected, a
  *                               thread records each event and flags a
  *                               disconnect (ping-sr-2, ping-sr-3,
- *                               blast-sr-2)
+ *                               blast-sr-2 and the RDMA stages)
  *   ping-sr-4/cm_nonblocking.c  an event channel in O_NONBLOCK mode, read
  *                               when poll() says an event is waiting; no
  *                               thread (ping-sr-4)

@@ -63,6 +63,9 @@ test_statistics_show_the_chains_and_the_completions_per_poll() {
 	calls=$(sed -En 's/^client: posting: [0-9]+ work requests in ([0-9]+) .*/\1/p' "$out")
 	chains=$((calls - 1))
 	assert_output "$out" "^client: posting: $((1000 + chains + 1)) work requests in $calls ibv_post_send calls"
+	# At most 8 writes a chain: 125 chains or more for 1000.
+	assertTrue "chains of at most 8 writes: $chains chains" \
+		"[ $chains -ge 125 ]"
 	assertTrue "some chains of 4 or more writes: $(grep posting "$out")" \
 		"[ $(($(bucket "$out" client posting 4-7) + $(bucket "$out" client posting 8-15))) -gt 0 ]"
 	for name in 1 2-3 4-7 8-15 16+; do
@@ -81,20 +84,24 @@ test_statistics_show_the_chains_and_the_completions_per_poll() {
 test_a_stopped_agent_stops_the_stream_once_the_ring_is_full() {
 	require_rdma || return 0
 	local done="^client: work completion: RDMA write slot [0-9]+, success"
-	local before after resumed
+	local before after resumed stop
 
 	start_timed_run "$STAGE" -v -T -b 8 || return
 	wait_for_line "$WORK/client.out" "$done" "$CLIENT_PID" "$LIMIT" ||
 		fail "no write completed"
 	kill -STOP "$SERVER_REAL"
 	stopped "$SERVER_REAL"
-	# Long enough for the client to fill the ring, however slow.
+	stop=$SECONDS
+	# Long enough for the client to fill the ring, however slow; a
+	# stream that never stops fails here.
 	before=-1 after=$(count "$WORK/client.out" "$done")
-	while [ "$before" != "$after" ]; do
+	while [ "$before" != "$after" ] && [ $SECONDS -lt $((stop + 60)) ]; do
 		nap 2
 		before=$after
 		after=$(count "$WORK/client.out" "$done")
 	done
+	assertEquals "the stream went on while the agent was stopped" \
+		"$before" "$after"
 	assertEquals "the agent's state" T \
 		"$(awk '{ print $3 }' "/proc/$SERVER_REAL/stat")"
 	kill -CONT "$SERVER_REAL"
