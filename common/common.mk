@@ -29,8 +29,10 @@ RDMA_LIBS := -lrdmacm -libverbs
 endif
 
 CFLAGS ?= -O2 -g
-# The pieces' folders hold the headers their pieces share.
-PIECE_DIRS := $(sort $(abspath $(dir $(PIECES))))
+ALL_SOURCES := $(foreach p,$(PROGRAMS),$($(p)_SOURCES))
+# The pieces' folders hold the headers their pieces share, and the
+# programs' folders those of their steps (ping-sr-0/agent.h).
+PIECE_DIRS := $(sort $(abspath $(dir $(PIECES)) $(dir $(ALL_SOURCES))))
 KIT_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-Wall -Wextra -Werror -DOUR_STAGE='"$(STAGE)"' \
 	-I$(COMMON) $(addprefix -I,$(PIECE_DIRS)) $(RDMA_CFLAGS)
@@ -40,7 +42,6 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DOCDIR ?= $(PREFIX)/share/doc/rdma-kit
 
-ALL_SOURCES := $(foreach p,$(PROGRAMS),$($(p)_SOURCES))
 vpath %.c $(COMMON) $(PIECE_DIRS) $(sort $(dir $(ALL_SOURCES)))
 COMMON_OBJECTS := $(patsubst %,$(BUILD)/%.o,$(SHARED) $(notdir $(PIECES)))
 

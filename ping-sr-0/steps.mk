@@ -8,6 +8,10 @@
 STEPS_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
 PROGRAMS = client server
 client_SOURCES = $(STEPS_DIR)client.c
-server_SOURCES = $(STEPS_DIR)server.c
+# The listener's steps: server.c serves one client; a stage whose server
+# serves many at once names its own (atomic-1's server_threads.c). The
+# agent's steps, agent.c, are the same for both.
+LISTENER ?= $(STEPS_DIR)server.c
+server_SOURCES = $(STEPS_DIR)agent.c $(LISTENER)
 
 include $(STEPS_DIR)../common/common.mk

@@ -107,7 +107,7 @@ test_each_stage_tells_editors_the_files_it_compiles() {
 	assert_output "$json" "-DOUR_STAGE=.*ping-sr-3"
 	assertFalse "ping-sr-3 is not told of busy polling" \
 		"has_line '$json' 'completions_busy'"
-	assertEquals "ping-sr-3 compiles 17 files" 17 \
+	assertEquals "ping-sr-3 compiles 18 files" 18 \
 		"$(grep -c '"file":' "$json")"
 }
 
