@@ -10,23 +10,25 @@
 #include "report.h"
 
 /*
- * Allocate slots * slot_size bytes and register them with local write
- * access and the remote access given (0 for send/recv, which needs
- * nothing remote). Returns 0, or -1 with nothing left.
+ * Allocate slots * slot_size bytes (or take shared, memory the agents
+ * of a server share) and register them with local write access and the
+ * remote access given (0 for send/recv, which needs nothing remote).
+ * Returns 0, or -1 with nothing left.
  */
 static int register_buffers(struct our_control *control,
 			    struct our_buffers *buffers, uint32_t slots,
 			    uint32_t slot_size, unsigned int remote_access,
-			    const char *what)
+			    void *shared, const char *what)
 {
 	size_t length = (size_t)slots * slot_size;
 
 	if (length == 0)
 		return 0; /* this side needs none */
+	buffers->shared = shared != NULL;
 	/* Zeroed, because the adapter's writes into it happen outside the
 	 * CPU: valgrind cannot see them and would call the bytes we receive
 	 * uninitialised if they had never been written by us. */
-	buffers->data = calloc(1, length);
+	buffers->data = shared ? shared : calloc(1, length);
 	if (!buffers->data) {
 		our_error("cannot allocate %zu bytes for the %s buffers",
 			  length, what);
@@ -56,7 +58,8 @@ static int register_buffers(struct our_control *control,
 	return 0;
 
 out_free:
-	free(buffers->data);
+	if (!buffers->shared)
+		free(buffers->data);
 	*buffers = (struct our_buffers){ 0 };
 	return -1;
 }
@@ -69,20 +72,22 @@ static void deregister_buffers(struct our_buffers *buffers, const char *what)
 		return;
 	ret = ibv_dereg_mr(buffers->mr);
 	our_verb_error(ret, "ibv_dereg_mr %s", what);
-	free(buffers->data);
+	if (!buffers->shared)
+		free(buffers->data);
 	*buffers = (struct our_buffers){ 0 };
 }
 
 int our_setup_buffers(struct our_control *control, struct our_buffer_plan plan)
 {
 	if (register_buffers(control, &control->send, plan.send_slots,
-			     plan.send_size, 0, "send"))
+			     plan.send_size, 0, NULL, "send"))
 		return -1;
 	if (register_buffers(control, &control->recv, plan.recv_slots,
-			     plan.recv_size, 0, "receive"))
+			     plan.recv_size, 0, NULL, "receive"))
 		goto out_deregister_send;
 	if (register_buffers(control, &control->remote, plan.remote_slots,
-			     plan.remote_size, plan.remote_access, "remote"))
+			     plan.remote_size, plan.remote_access,
+			     plan.remote_memory, "remote"))
 		goto out_deregister_recv;
 	return 0;
 

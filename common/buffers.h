@@ -19,13 +19,19 @@ struct our_buffer_plan {
 	uint32_t remote_slots;
 	uint32_t remote_size;   /* bytes per remote slot */
 	unsigned int remote_access; /* IBV_ACCESS_REMOTE_* the peer needs */
+	/* Where the remote slots are when they are not ours alone: memory
+	 * the agents of a server for many share (atomic-1's counter), which
+	 * is registered here but neither allocated nor freed. NULL: the
+	 * slots are allocated. */
+	void *remote_memory;
 };
 
 /*
  * Allocate and register control->send, control->recv and control->remote
  * as plan says (none where it says 0 slots). Send and receive slots get
  * local access only: send/recv needs nothing remote. Remote slots get
- * exactly plan.remote_access besides. Returns 0, or -1 (reported) with
+ * exactly plan.remote_access besides (in plan.remote_memory, where it
+ * says). Returns 0, or -1 (reported) with
  * nothing left registered. Undo with our_unsetup_buffers().
  */
 int our_setup_buffers(struct our_control *control, struct our_buffer_plan plan);

@@ -28,6 +28,7 @@ struct our_buffers {
 	uint32_t slot_size;
 	uint32_t slots;
 	struct ibv_mr *mr;
+	bool shared; /* data is not ours to free (see struct our_buffer_plan) */
 };
 
 /* Memory the peer advertised for RDMA (the ping-rdma stages on). */
@@ -53,6 +54,8 @@ struct our_counters {
 	uint64_t send_posts;   /* ibv_post_send calls */
 	uint64_t send_wrs;     /* send work requests posted */
 	uint64_t credits;      /* flow-control credits returned */
+	uint64_t swap_misses;  /* compare-and-swaps that found another
+				* value than expected (atomic-1) */
 	/* RDMA writes per ibv_post_send chain, and completions per
 	 * ibv_poll_cq that found any (blast-rdma-1). */
 	uint64_t chains[OUR_SIZE_BUCKETS];
@@ -108,6 +111,9 @@ struct our_control {
 	struct our_buffers recv;
 	struct our_buffers remote; /* what the peer reaches by RDMA, if any */
 	struct our_peer_memory peer_memory; /* what we reach in the peer */
+	/* What the agents of a server for many clients share, if anything
+	 * (atomic-1's counter): the server's, not the agent's. */
+	void *shared;
 
 	struct our_stats stats;
 	struct our_counters counters;

@@ -6,19 +6,29 @@
  * the note between transfers and while they wait. It is installed without
  * SA_RESTART, so a system call that sleeps (poll(), a read of a channel)
  * returns early with EINTR and the note is seen at once.
+ *
+ * Catching nests: a server for many clients (atomic-1) catches the
+ * signals for its whole life, and each of its agents around its run; the
+ * signals get their usual effect back with the last release.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "interrupt.h"
 #include "report.h"
 
-static volatile sig_atomic_t interrupted_by;
+/* Atomic: the agents of a server for many read it in their threads. */
+static atomic_int interrupted_by;
+/* The catches not released yet, and the lock that guards the count. */
+static unsigned int catching;
+static pthread_mutex_t catching_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Note the signal; the handler is reset, so a second one ends us. */
 static void note_signal(int signal)
 {
-	interrupted_by = signal;
+	atomic_store(&interrupted_by, signal);
 }
 
 void our_interrupt_signals(sigset_t *set)
@@ -35,24 +45,34 @@ int our_catch_interrupts(void)
 		/* The first signal asks; the next one gets the usual end. */
 		.sa_flags = SA_RESETHAND,
 	};
+	int ret = 0;
 
+	pthread_mutex_lock(&catching_lock);
 	sigemptyset(&action.sa_mask);
-	if (sigaction(SIGINT, &action, NULL) ||
-	    sigaction(SIGTERM, &action, NULL)) {
+	if (catching == 0 && (sigaction(SIGINT, &action, NULL) ||
+			      sigaction(SIGTERM, &action, NULL))) {
 		our_error("sigaction SIGINT, SIGTERM: %s", strerror(errno));
-		our_release_interrupts();
-		return -1;
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		ret = -1;
+	} else {
+		catching++;
 	}
-	return 0;
+	pthread_mutex_unlock(&catching_lock);
+	return ret;
 }
 
 void our_release_interrupts(void)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	pthread_mutex_lock(&catching_lock);
+	if (catching > 0 && --catching == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
+	pthread_mutex_unlock(&catching_lock);
 }
 
 int our_interrupted(void)
 {
-	return interrupted_by;
+	return atomic_load(&interrupted_by);
 }

@@ -17,7 +17,8 @@
 
 /*
  * From now on, SIGINT and SIGTERM ask the run to end. Returns 0, or -1
- * (reported). Undo with our_release_interrupts().
+ * (reported). Undo with our_release_interrupts(). Calls nest: only the
+ * release of the last catch gives the signals their usual effect back.
  */
 int our_catch_interrupts(void);
 void our_release_interrupts(void);

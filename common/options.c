@@ -20,6 +20,7 @@ static const struct option long_options[] = {
 	{ "duration", required_argument, NULL, 'D' },
 	{ "size", required_argument, NULL, 's' },
 	{ "buffers", required_argument, NULL, 'b' },
+	{ "clients", required_argument, NULL, 'n' },
 	{ "verify", no_argument, NULL, 'v' },
 	{ "statistics", no_argument, NULL, 'x' },
 	{ "trace", no_argument, NULL, 't' },
@@ -69,13 +70,13 @@ static void print_usage(const struct our_program *program, FILE *out)
 		fprintf(out, "  -p, --port=PORT       port (default %s)\n",
 			OUR_DEFAULT_PORT);
 	if (transfer && !told)
-		fprintf(out,
-			"  -c, --count=N         transfers, 1 to %u "
-			"(default %u)\n"
-			"  -s, --size=BYTES      bytes per message, 1 to %u "
-			"(default %u)\n",
-			OUR_MAX_COUNT, OUR_DEFAULT_COUNT, OUR_MAX_SIZE,
-			OUR_DEFAULT_SIZE);
+		fprintf(out, "  -c, --count=N         transfers, 1 to %u "
+			     "(default %u)\n",
+			OUR_MAX_COUNT, OUR_DEFAULT_COUNT);
+	if (transfer && !told && !program->fixed_size)
+		fprintf(out, "  -s, --size=BYTES      bytes per message, 1 to "
+			     "%u (default %u)\n",
+			OUR_MAX_SIZE, OUR_DEFAULT_SIZE);
 	if (takes_duration(program))
 		fprintf(out, "  -D, --duration=SECONDS  run for SECONDS "
 			     "instead of -c transfers, 1 to %u\n",
@@ -84,6 +85,10 @@ static void print_usage(const struct our_program *program, FILE *out)
 		fprintf(out, "  -b, --buffers=N       messages in flight, 1 to "
 			     "%u (default %u)\n",
 			OUR_MAX_BUFFERS, OUR_DEFAULT_BUFFERS);
+	if (program->accepts & OUR_ACCEPTS_CLIENTS)
+		fprintf(out, "  -n, --clients=N       clients to serve, each "
+			     "as it comes, 1 to %u (default 1)\n",
+			OUR_MAX_CLIENTS);
 	if (transfer && !told)
 		fprintf(out, "  -v, --verify          check every byte "
 			     "received\n");
@@ -153,12 +158,16 @@ static bool valid_port(const char *text)
 /* True when option letter is one the program takes. */
 static bool accepts(const struct our_program *program, int letter)
 {
+	if (letter == 's' && program->fixed_size)
+		return false;
 	if (strchr("apcsvx", letter))
 		return program->accepts & OUR_ACCEPTS_TRANSFER;
 	if (letter == 'b')
 		return program->accepts & OUR_ACCEPTS_BUFFERS;
 	if (letter == 'D')
 		return takes_duration(program);
+	if (letter == 'n')
+		return program->accepts & OUR_ACCEPTS_CLIENTS;
 	return true;
 }
 
@@ -182,14 +191,16 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 	*options = (struct our_options){
 		.port = OUR_DEFAULT_PORT,
 		.count = OUR_DEFAULT_COUNT,
-		.size = OUR_DEFAULT_SIZE,
+		.size = program->fixed_size ? program->fixed_size :
+					      OUR_DEFAULT_SIZE,
+		.clients = 1,
 		/* One message in flight, unless the program takes -b. */
 		.buffers = program->accepts & OUR_ACCEPTS_BUFFERS ?
 				   OUR_DEFAULT_BUFFERS :
 				   1,
 	};
 	opterr = 0; /* we say what is wrong ourselves */
-	while ((letter = getopt_long(argc, argv, ":a:p:c:D:s:b:vxtTh",
+	while ((letter = getopt_long(argc, argv, ":a:p:c:D:s:b:n:vxtTh",
 				     long_options, NULL)) != -1) {
 		if (letter == '?' || letter == ':') {
 			const char *what = argv[optind - 1];
@@ -217,6 +228,12 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 					 "connects",
 					 letter_text);
 		}
+		if (letter == 's' && program->fixed_size)
+			return bad_usage(program,
+					 "option '-s' is not taken here: "
+					 "every transfer of this stage is %u "
+					 "bytes",
+					 program->fixed_size);
 		if (!accepts(program, letter)) {
 			letter_text[1] = (char)letter;
 			return bad_usage(program,
@@ -266,6 +283,14 @@ enum our_parse_result our_parse_options(const struct our_program *program,
 						 "buffers must be 1 to %u, "
 						 "not '%s'",
 						 OUR_MAX_BUFFERS, optarg);
+			break;
+		case 'n':
+			if (!parse_number(optarg, OUR_MAX_CLIENTS,
+					  &options->clients))
+				return bad_usage(program,
+						 "clients must be 1 to %u, "
+						 "not '%s'",
+						 OUR_MAX_CLIENTS, optarg);
 			break;
 		case 'v':
 			options->verify = true;

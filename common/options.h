@@ -3,7 +3,8 @@
  * options.h - the command line every program of the kit shares.
  *
  * The letters follow the course: -a server address, -p port, -c count,
- * -s size, -v verify, -t trace, -T verbose trace, -x statistics, -h help.
+ * -s size, -v verify, -t trace, -T verbose trace, -x statistics, -h help;
+ * and -b buffers, -D duration, -n clients where a stage takes them.
  */
 #ifndef OUR_OPTIONS_H
 #define OUR_OPTIONS_H
@@ -20,12 +21,14 @@
 #define OUR_MAX_SIZE (16u * 1024 * 1024)
 #define OUR_MAX_BUFFERS 64u
 #define OUR_MAX_DURATION 86400u /* seconds: a day */
+#define OUR_MAX_CLIENTS 64u
 
 /* Which options a program accepts besides -h, -t and -T. */
 enum our_option_set {
 	OUR_ACCEPTS_TRACE_ONLY = 0,
 	OUR_ACCEPTS_TRANSFER = 1 << 0, /* -a -p -c -s -v -x */
 	OUR_ACCEPTS_BUFFERS = 1 << 1,  /* -b */
+	OUR_ACCEPTS_CLIENTS = 1 << 2,  /* -n: a server for many at once */
 };
 
 enum our_role {
@@ -40,6 +43,9 @@ struct our_program {
 	const char *purpose; /* one line shown by --help */
 	enum our_role role;
 	unsigned int accepts; /* enum our_option_set bits */
+	/* The bytes each transfer moves where the exchange fixes them (an
+	 * atomic's 8): -s is then refused. 0: -s sets them. */
+	uint32_t fixed_size;
 	/*
 	 * A client's -D: taken where this points to true. A timed run ends
 	 * when the client hangs up, so it needs an agent that sees that
@@ -61,6 +67,7 @@ struct our_options {
 	uint32_t duration;       /* -D: seconds instead of a count; 0: -c */
 	uint32_t size;           /* -s: bytes per message */
 	uint32_t buffers;        /* -b: messages in flight; 1 without -b */
+	uint32_t clients;        /* -n: clients a server serves; 1 without */
 	bool verify;             /* -v */
 	bool statistics;         /* -x */
 	int trace;               /* 0, 1 with -t, 2 with -T */

@@ -79,6 +79,8 @@ static const char *kind_name(enum our_wr_kind kind)
 		return "RDMA write";
 	case OUR_WR_READ:
 		return "RDMA read";
+	case OUR_WR_ATOMIC:
+		return "atomic";
 	}
 	return "work request";
 }

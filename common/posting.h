@@ -15,6 +15,7 @@ enum our_wr_kind {
 	OUR_WR_RECV = 2,
 	OUR_WR_WRITE = 3, /* RDMA write (the ping-rdma stages on) */
 	OUR_WR_READ = 4,  /* RDMA read (ping-rdma-2) */
+	OUR_WR_ATOMIC = 5, /* fetch-and-add or compare-and-swap (atomic-1) */
 };
 
 uint64_t our_wr_id(enum our_wr_kind kind, uint32_t slot);

@@ -12,11 +12,19 @@
 const char *our_program_name = "kit";
 int our_trace_level;
 
-/* Print "name: " and the formatted message, without a newline. */
-static void print_to(FILE *stream, const char *fmt, va_list args)
+/*
+ * Print "name: ", the formatted message and end, as one line: the lock
+ * on stream keeps other threads' lines out of it (the agents of a server
+ * for many clients share stderr and stdout).
+ */
+static void print_line(FILE *stream, const char *end, const char *fmt,
+		       va_list args)
 {
+	flockfile(stream);
 	fprintf(stream, "%s: ", our_program_name);
 	vfprintf(stream, fmt, args);
+	fputs(end, stream);
+	funlockfile(stream);
 }
 
 void our_error(const char *fmt, ...)
@@ -24,9 +32,8 @@ void our_error(const char *fmt, ...)
 	va_list args;
 
 	va_start(args, fmt);
-	print_to(stderr, fmt, args);
+	print_line(stderr, "\n", fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
 }
 
 void our_say(const char *fmt, ...)
@@ -34,9 +41,8 @@ void our_say(const char *fmt, ...)
 	va_list args;
 
 	va_start(args, fmt);
-	print_to(stdout, fmt, args);
+	print_line(stdout, "\n", fmt, args);
 	va_end(args);
-	fputc('\n', stdout);
 	/* stdout into a file is written in blocks; this line must not wait. */
 	fflush(stdout);
 }
@@ -48,9 +54,8 @@ void our_trace(int level, const char *fmt, ...)
 	if (our_trace_level < level)
 		return;
 	va_start(args, fmt);
-	print_to(stderr, fmt, args);
+	print_line(stderr, "\n", fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
 }
 
 /*
@@ -60,13 +65,15 @@ void our_trace(int level, const char *fmt, ...)
 static void trace_or_report(bool failed, int err, const char *result,
 			    const char *fmt, va_list args)
 {
+	char end[96];
+
 	if (!failed && our_trace_level < 1)
 		return;
-	print_to(stderr, fmt, args);
 	if (failed)
-		fprintf(stderr, ": %s\n", strerror(err));
+		snprintf(end, sizeof(end), ": %s\n", strerror(err));
 	else
-		fprintf(stderr, " -> %s\n", result);
+		snprintf(end, sizeof(end), " -> %s\n", result);
+	print_line(stderr, end, fmt, args);
 }
 
 bool our_verb_failed(int ret, const char *fmt, ...)

@@ -160,23 +160,18 @@ void our_print_sizes(const uint64_t *buckets)
 		printf("%s%s: %" PRIu64, i ? ", " : "", names[i], buckets[i]);
 }
 
-void our_print_report(const struct our_control *control)
+/* -x: what the report adds to its first line. */
+static void print_statistics(const struct our_control *control,
+			     double elapsed)
 {
 	const char *unit = our_transfer_unit;
 	const struct our_stats *stats = &control->stats;
-	double elapsed = (double)(stats->end_ns - stats->start_ns) / 1e9;
 	double user = seconds_between(stats->usage_start.ru_utime,
 				      stats->usage_end.ru_utime);
 	double system = seconds_between(stats->usage_start.ru_stime,
 					stats->usage_end.ru_stime);
 	double transfers = (double)stats->transfers;
 
-	printf("%s: %" PRIu64 " %ss of %u bytes in %.6f s\n", our_program_name,
-	       stats->transfers, unit, control->size, elapsed);
-	/* Out now: the disconnect that follows may take a while. */
-	fflush(stdout);
-	if (!control->options->statistics || stats->transfers == 0)
-		return;
 	if (elapsed <= 0)
 		elapsed = 1e-9;
 	print_latency(stats);
@@ -191,5 +186,21 @@ void our_print_report(const struct our_control *control)
 	       unit);
 	our_print_completion_counters(control);
 	our_print_exchange_counters(control);
+}
+
+void our_print_report(const struct our_control *control)
+{
+	const struct our_stats *stats = &control->stats;
+	double elapsed = (double)(stats->end_ns - stats->start_ns) / 1e9;
+
+	/* One report's lines together, whatever other threads print (the
+	 * agents of a server for many clients). */
+	flockfile(stdout);
+	printf("%s: %" PRIu64 " %ss of %u bytes in %.6f s\n", our_program_name,
+	       stats->transfers, our_transfer_unit, control->size, elapsed);
+	if (control->options->statistics && stats->transfers > 0)
+		print_statistics(control, elapsed);
+	/* Out now: the disconnect that follows may take a while. */
 	fflush(stdout);
+	funlockfile(stdout);
 }

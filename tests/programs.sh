@@ -50,7 +50,8 @@ VALGRIND=(valgrind --quiet --error-exitcode=99 --leak-check=full
 	--show-leak-kinds=definite,indirect
 	--errors-for-leak-kinds=definite,indirect
 	--suppressions="$KIT/tests/valgrind.supp")
-HELGRIND=(valgrind --tool=helgrind --error-exitcode=99 -q)
+HELGRIND=(valgrind --tool=helgrind --error-exitcode=99 -q
+	--suppressions="$KIT/tests/valgrind.supp")
 
 # nap SECONDS: sleep without starting a program: in the emulated lab each
 # program started costs a tenth of a second or more, and the waits below
