@@ -106,20 +106,23 @@ wait_connected() {
 }
 
 # whole_run_args STAGE: sets WHOLE_ARGS, the client's options of a short
-# verified run under a valgrind tool: 20 round trips of 1000 bytes, or a
-# blast (blast-sr-2, blast-rdma-1) of 300 messages; assert_whole_run
+# verified run under a valgrind tool: 20 round trips of 1000 bytes, a
+# blast (blast-sr-2, blast-rdma-1) of 300 messages, or 300 atomics of 8
+# bytes (atomic-1); assert_whole_run
 # SIDE STAGE: SIDE reported it.
 whole_run_args() {
 	WHOLE_ARGS=(-v -x -c 20 -s 1000)
 	[[ $1 = blast-* ]] && WHOLE_ARGS=(-v -x -b 4 -c 300 -s 1000)
+	[[ $1 = atomic-* ]] && WHOLE_ARGS=(-v -x -c 300)
 	return 0
 }
 
 assert_whole_run() {
-	local count=20 unit="round trips"
+	local count=20 unit="round trips" size=1000
 
 	[[ $2 = blast-* ]] && count=300 unit=messages
-	assert_output "$WORK/$1.out" "^$1: $count $unit of 1000 bytes"
+	[[ $2 = atomic-* ]] && count=300 unit=atomics size=8
+	assert_output "$WORK/$1.out" "^$1: $count $unit of $size bytes"
 }
 
 # ctrl_c_ends_a_timed_run STAGE: a timed run of STAGE, each side under the
@@ -184,7 +187,7 @@ start_timed_run() {
 
 # reported_count SIDE: the transfers SIDE's report line counts.
 reported_count() {
-	sed -En "s/^$1: ([0-9]+) (round trip|message)s? of .*/\1/p" \
+	sed -En "s/^$1: ([0-9]+) (round trip|message|atomic)s? of .*/\1/p" \
 		"$WORK/$1.out"
 }
 

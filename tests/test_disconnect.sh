@@ -6,8 +6,8 @@
 # ended the run after so many transfers (never that the sizes disagree),
 # and exits within 5 seconds. Each watching stage loses its peer many
 # times in a row, at different moments of the run: the send/recv stages,
-# and ping-rdma-1, ping-rdma-2 and blast-rdma-1, whose RDMA writes and
-# reads fail as sends do when the peer goes.
+# and ping-rdma-1, ping-rdma-2, blast-rdma-1 and atomic-1, whose RDMA
+# writes, reads and atomics fail as sends do when the peer goes.
 . "$(dirname "$0")/lib.sh"
 
 # Kills per stage: half of them the client, half the server.
@@ -115,7 +115,7 @@ kill_mid_run() {
 	out=$WORK/$who.out
 	[ "$status" = "$expected" ] ||
 		problem "$stage, kill $round: $who status $status, not $expected: $(<"$out")"
-	has_line "$out" "^$who: [0-9.:]+ ended the run after [0-9]+ (round trip|message)s?\$" ||
+	has_line "$out" "^$who: [0-9.:]+ ended the run after [0-9]+ (round trip|message|atomic)s?\$" ||
 		problem "$stage, kill $round: the $who did not say the peer ended the run: $(<"$out")"
 	! has_line "$out" "[Ss]ize" ||
 		problem "$stage, kill $round: the $who blamed the sizes: $(<"$out")"
@@ -202,8 +202,8 @@ test_ping_rdma_1_and_2_survive_their_peers_dying() {
 	kill_two ping-rdma-1 ping-rdma-2
 }
 
-test_blast_rdma_1_survives_its_peer_dying() {
-	kill_two blast-rdma-1
+test_blast_rdma_1_and_atomic_1_survive_their_peers_dying() {
+	kill_two blast-rdma-1 atomic-1
 }
 
 . shunit2

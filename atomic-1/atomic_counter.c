@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+/*
+ * atomic_counter.c - many clients add to one counter in the server, by
+ * remote atomics.
+ *
+ * The server holds one 8-byte counter, which all its agents share
+ * (shared.h): each agent registers it in its own protection domain, with
+ * remote atomic access and nothing more, and advertises it to its client
+ * (ping-rdma-1's remote_memory.c) in answer to the client's first notice.
+ * The client then adds 1 to the counter, -c times: by turns, with a
+ * fetch-and-add, and with a compare-and-swap that expects the value its
+ * last addition left. Either brings back the value the counter had
+ * before; a compare-and-swap that finds another value (another client
+ * came between) swaps nothing, and is tried again with the value found.
+ * Last, the client tells its agent in a notice how many it added.
+ *
+ * The server's CPU takes no part: its adapter does each atomic, whole,
+ * before the next one on that counter, whichever client it comes from.
+ * The counter ends at the sum of every client's count, and -v checks
+ * that no value a client brings back is below one it saw before.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "buffers.h"
+#include "cm_events.h"
+#include "exchange.h"
+#include "memory_wire.h"
+#include "notice.h"
+#include "posting.h"
+#include "private_data.h"
+#include "remote_memory.h"
+#include "report.h"
+#include "shared.h"
+
+const struct our_program our_client_program = {
+	.name = "client",
+	.purpose = "Add to a server's shared counter by remote atomics, "
+		   "and time them.",
+	.role = OUR_CLIENT,
+	.accepts = OUR_ACCEPTS_TRANSFER,
+	.fixed_size = sizeof(uint64_t),
+	.timed = &our_cm_sees_hang_up,
+};
+
+const struct our_program our_server_program = {
+	.name = "server",
+	.purpose = "Share one counter among clients that add to it by remote "
+		   "atomics,\nserving -n of them at once, then exit.",
+	.role = OUR_SERVER,
+	.told_by_client = &our_client_sets_run,
+	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_CLIENTS,
+	.fixed_size = sizeof(uint64_t),
+};
+
+const char our_transfer_unit[] = "atomic";
+/* One atomic at a time. */
+const uint32_t our_sends_per_transfer = 1;
+/* An atomic takes a responder resource, as an RDMA read does. */
+const uint8_t our_reads_in_flight = 1;
+
+/* The client's send slots: its notices, and the value an atomic brings
+ * back, which the adapter writes there (local write is all it needs). */
+#define OUR_MESSAGE_SLOT 0
+#define OUR_RESULT_SLOT 1
+
+/* The larger of the two messages: what a message slot must hold. */
+#define OUR_MESSAGE_SIZE sizeof(struct our_memory_ad)
+
+int our_setup_shared(void **shared, const struct our_options *options)
+{
+	(void)options;
+	/* The counter: 8 bytes on an 8-byte boundary, as atomics need;
+	 * calloc's memory is aligned for any type. */
+	*shared = calloc(1, sizeof(uint64_t));
+	if (!*shared) {
+		our_error("cannot allocate the counter");
+		return -1;
+	}
+	return 0;
+}
+
+void our_unsetup_shared(void **shared)
+{
+	free(*shared);
+	*shared = NULL;
+}
+
+void our_report_shared(const void *shared, uint32_t clients)
+{
+	const volatile uint64_t *counter = shared;
+
+	/* Read only now: the adapter's atomics are atomic among themselves
+	 * (IBV_ATOMIC_HCA), not against the CPU's own accesses. */
+	printf("server: the counter is %" PRIu64 " after %u client%s\n",
+	       *counter, clients, clients == 1 ? "" : "s");
+	fflush(stdout);
+}
+
+/* excerpt atomic_cap */
+/*
+ * Atomics are optional: a device says in atomic_cap whether it does them.
+ * Returns 0 when control's device does, or -1 (reported).
+ */
+static int check_atomics(const struct our_control *control)
+{
+	struct ibv_device_attr attr;
+	int ret;
+
+	ret = ibv_query_device(control->cm_id->verbs, &attr);
+	if (our_verb_error(ret, "ibv_query_device"))
+		return -1;
+	our_trace(1, "ibv_query_device %s: atomic_cap %d, max_qp_rd_atom %d",
+		  ibv_get_device_name(control->cm_id->verbs->device),
+		  attr.atomic_cap, attr.max_qp_rd_atom);
+	if (attr.atomic_cap == IBV_ATOMIC_NONE) {
+		our_error("device %s does no atomics (its atomic_cap is "
+			  "IBV_ATOMIC_NONE): atomic-1 needs one that does",
+			  ibv_get_device_name(control->cm_id->verbs->device));
+		return -1;
+	}
+	return 0;
+}
+/* end excerpt atomic_cap */
+
+struct our_buffer_plan our_client_buffers(const struct our_control *control)
+{
+	(void)control;
+	/* Nothing of ours is open to the server. */
+	return (struct our_buffer_plan){
+		.send_slots = 2, .send_size = OUR_MESSAGE_SIZE,
+		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
+	};
+}
+
+/* excerpt counter */
+struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+{
+	/* The counter is the server's, not the agent's: the agent registers
+	 * it in its own protection domain, open to atomics alone. */
+	return (struct our_buffer_plan){
+		.send_slots = 1, .send_size = OUR_MESSAGE_SIZE,
+		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
+		.remote_slots = 1, .remote_size = sizeof(uint64_t),
+		.remote_access = IBV_ACCESS_REMOTE_ATOMIC,
+		.remote_memory = control->shared,
+	};
+}
+/* end excerpt counter */
+
+int our_prepare_client(struct our_control *control)
+{
+	if (check_atomics(control))
+		return -1;
+	/* The agent's advertisement, in answer to our first notice. */
+	return our_post_recv(control, 0);
+}
+
+int our_prepare_agent(struct our_control *control)
+{
+	if (check_atomics(control))
+		return -1;
+	/* The client's first notice comes first of all. */
+	return our_post_recv(control, 0);
+}
+
+/* excerpt atomic */
+/*
+ * Post a signaled atomic on the counter the agent advertised: a
+ * fetch-and-add of add, or a compare-and-swap of compare for swap. The
+ * value the counter had before lands in our result slot. Returns 0, or
+ * -1 (reported).
+ */
+static int post_atomic(struct our_control *control,
+		       enum ibv_wr_opcode opcode, uint64_t compare_add,
+		       uint64_t swap)
+{
+	struct ibv_sge sge = our_sge(&control->send, OUR_RESULT_SLOT,
+				     sizeof(uint64_t));
+	struct ibv_send_wr wr = {
+		.wr_id = our_wr_id(OUR_WR_ATOMIC, OUR_RESULT_SLOT),
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = opcode,
+		.send_flags = IBV_SEND_SIGNALED,
+		/* The counter, by its address and key; and the operands. */
+		.wr.atomic = {
+			.remote_addr = control->peer_memory.addr,
+			.compare_add = compare_add,
+			.swap = swap,
+			.rkey = control->peer_memory.rkey,
+		},
+	};
+
+	return our_post_wr(control, &wr);
+}
+/* end excerpt atomic */
+
+/*
+ * Post one atomic and wait for it. Returns the value the counter had
+ * before it in *before; returns 0, or -1 (reported).
+ */
+static int run_atomic(struct our_control *control, enum ibv_wr_opcode opcode,
+		      uint64_t compare_add, uint64_t swap, uint64_t *before)
+{
+	uint64_t *result = (uint64_t *)our_slot(&control->send,
+						OUR_RESULT_SLOT);
+	struct ibv_wc wc;
+
+	if (post_atomic(control, opcode, compare_add, swap) ||
+	    our_await_transfers(control, 1, false, &wc))
+		return -1;
+	*before = *result;
+	our_trace(2, "%s -> the counter was %" PRIu64,
+		  opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? "fetch-and-add" :
+							   "compare-and-swap",
+		  *before);
+	return 0;
+}
+
+/* excerpt add */
+/*
+ * Add 1 to the counter, by a fetch-and-add when i is even and by a
+ * compare-and-swap when it is odd. *last is the value our last addition
+ * left, and becomes this one's. Returns 0, or -1 (reported).
+ */
+static int add_one(struct our_control *control, uint32_t i, uint64_t *last)
+{
+	uint64_t expected = *last;
+	uint64_t before;
+
+	if (i % 2 == 0) {
+		if (run_atomic(control, IBV_WR_ATOMIC_FETCH_AND_ADD, 1, 0,
+			       &before))
+			return -1;
+	} else {
+		/* Swap in expected + 1 if the counter still holds expected;
+		 * if another client came between, try with what it left. */
+		for (;;) {
+			if (run_atomic(control, IBV_WR_ATOMIC_CMP_AND_SWP,
+				       expected, expected + 1, &before))
+				return -1;
+			if (before == expected)
+				break;
+			control->counters.swap_misses++;
+			expected = before;
+		}
+	}
+	/* The counter only grows: no value comes back below one seen. */
+	if (control->verify && i > 0 && before < *last) {
+		our_error("the counter went back: %" PRIu64 " after %" PRIu64,
+			  before, *last);
+		return -1;
+	}
+	*last = before + 1;
+	return 0;
+}
+/* end excerpt add */
+
+int our_run_client(struct our_control *control)
+{
+	uint64_t last = 0;
+	struct ibv_wc wc;
+	uint32_t added;
+
+	/* The client speaks first (iWARP requires it): a notice that asks
+	 * for the counter. */
+	if (our_post_notice(control, OUR_MESSAGE_SLOT, 0) ||
+	    our_await_transfers(control, 1, true, &wc) ||
+	    our_take_memory_ad(control, &wc, sizeof(uint64_t)))
+		return -1;
+	if (control->peer_memory.addr % sizeof(uint64_t)) {
+		our_error("the counter at 0x%" PRIx64 " is not on an 8-byte "
+			  "boundary, as atomics need",
+			  control->peer_memory.addr);
+		return -1;
+	}
+	for (added = 0; our_keep_going(control, added); added++) {
+		uint64_t start = our_now_ns();
+
+		if (add_one(control, added, &last))
+			return -1;
+		our_count_transfer(&control->stats, sizeof(uint64_t),
+				   our_now_ns() - start);
+	}
+	/* Tell the agent how many we added: its report, and the end. */
+	if (our_post_notice(control, OUR_MESSAGE_SLOT, added) ||
+	    our_await_transfers(control, 1, false, &wc))
+		return -1;
+	return 0;
+}
+
+int our_run_agent(struct our_control *control)
+{
+	uint32_t added;
+	struct ibv_wc wc;
+
+	/* The client's first notice is in: the receive for its last goes
+	 * up before the advertisement goes out. */
+	if (our_await_transfers(control, 0, true, &wc) ||
+	    !our_expected_notice(control, &wc, 0) ||
+	    our_post_recv(control, 0) ||
+	    our_advertise_memory(control, 0))
+		return -1;
+	/* Then nothing for us to do until the client says it is done. */
+	if (our_await_transfers(control, 1, true, &wc) ||
+	    our_take_notice(control, &wc, &added))
+		return -1;
+	/* Our CPU timed nothing: the report gives the client's count. */
+	control->stats.transfers = added;
+	control->stats.bytes = (uint64_t)added * sizeof(uint64_t);
+	our_say("%s added %u", control->peer_name, added);
+	return 0;
+}
+
+void our_print_exchange_counters(const struct our_control *control)
+{
+	/* The agent swaps nothing: only a client has the counter's key. */
+	if (!control->peer_memory.rkey)
+		return;
+	printf("%s: compare-and-swaps that found another client's value: "
+	       "%" PRIu64 "\n",
+	       our_program_name, control->counters.swap_misses);
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/*
+ * server_threads.c - a server for many clients at once: the listener
+ * takes each client's request and starts an agent thread for it, up to
+ * -n clients; then it waits for the agents and exits.
+ *
+ * Each agent runs the steps of every stage's agent (ping-sr-0/agent.c)
+ * with a control structure of its own: its own id, queue pair, memory and
+ * CM event channel. What they share is set up once, here (shared.h).
+ * Threads, not processes: OFA resources do not survive fork().
+ *
+ * Ctrl-C and SIGTERM reach this thread only (the agents block them): they
+ * end the wait for clients, and the agents end their runs as they see the
+ * note (interrupt.h).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "cm_events.h"
+#include "connection.h"
+#include "exchange.h"
+#include "interrupt.h"
+#include "report.h"
+#include "shared.h"
+
+/* One agent: its connection, its thread, and how its run ended. */
+struct our_agent {
+	struct our_control control;
+	pthread_t thread;
+	int status;
+};
+
+static void *serve(void *arg)
+{
+	struct our_agent *agent = arg;
+
+	agent->status = our_serve_client(&agent->control);
+	return NULL;
+}
+
+/*
+ * Wait until a connection request is waiting on the listener's channel.
+ * Returns 0 when one is, 1 when Ctrl-C or SIGTERM came instead, or -1
+ * (reported).
+ */
+static int await_client(struct our_listener *listener)
+{
+	struct pollfd channel = { .fd = listener->cm_channel->fd,
+				  .events = POLLIN };
+
+	while (!our_interrupted()) {
+		if (poll(&channel, 1, -1) == 1)
+			return 0;
+		if (errno != EINTR) {
+			our_error("poll listener's CM channel: %s",
+				  strerror(errno));
+			return -1;
+		}
+	}
+	return 1;
+}
+
+/* excerpt start_agent */
+/*
+ * Start agent's thread, with Ctrl-C and SIGTERM blocked in it so that
+ * they come to this thread. Returns 0, or -1 (reported).
+ */
+static int start_agent(struct our_agent *agent)
+{
+	sigset_t interrupts;
+	sigset_t old;
+	int ret;
+
+	our_interrupt_signals(&interrupts);
+	ret = pthread_sigmask(SIG_BLOCK, &interrupts, &old);
+	if (our_verb_error(ret, "pthread_sigmask"))
+		return -1;
+	ret = pthread_create(&agent->thread, NULL, serve, agent);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return our_verb_error(ret, "pthread_create agent") ? -1 : 0;
+}
+/* end excerpt start_agent */
+
+/*
+ * Take up to options->clients requests, each served by an agent thread
+ * of agents, until Ctrl-C. Returns how many agents were started; *failed
+ * is set when the listener failed.
+ */
+static uint32_t take_clients(struct our_listener *listener,
+			     struct our_agent *agents, void *shared,
+			     const struct our_options *options, bool *failed)
+{
+	uint32_t started = 0;
+	int ret;
+
+	/* excerpt take_clients */
+	while (started < options->clients) {
+		struct our_agent *agent = &agents[started];
+
+		ret = await_client(listener);
+		if (ret > 0)
+			break;
+		our_init_control(&agent->control, options);
+		agent->control.shared = shared;
+		if (ret < 0 || our_get_request(listener, &agent->control)) {
+			*failed = true;
+			break;
+		}
+		if (start_agent(agent)) {
+			/* No agent for this client: its id goes, which
+			 * refuses it. */
+			our_destroy_id(&agent->control);
+			our_unsetup_cm_events(&agent->control.cm_channel);
+			*failed = true;
+			break;
+		}
+		started++;
+	}
+	/* end excerpt take_clients */
+	return started;
+}
+
+/*
+ * Wait for the started agents to end. Returns the server's exit status:
+ * 128 plus the signal's number when a signal ended the run, 1 when the
+ * listener or an agent failed, or a client's run was cut short; else 0.
+ */
+static int join_agents(struct our_agent *agents, uint32_t started,
+		       bool failed)
+{
+	int status = failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	int ret;
+
+	for (uint32_t i = 0; i < started; i++) {
+		ret = pthread_join(agents[i].thread, NULL);
+		if (our_verb_error(ret, "pthread_join agent") ||
+		    agents[i].status != EXIT_SUCCESS)
+			status = EXIT_FAILURE;
+	}
+	if (our_interrupted())
+		status = 128 + our_interrupted();
+	return status;
+}
+
+int main(int argc, char *argv[])
+{
+	struct our_options options;
+	struct our_listener listener;
+	struct our_agent *agents;
+	enum our_parse_result parsed;
+	void *shared;
+	bool failed = false;
+	uint32_t started;
+	int status = EXIT_FAILURE;
+
+	parsed = our_parse_options(&our_server_program, argc, argv, &options);
+	if (parsed != OUR_OPTIONS_RUN)
+		return our_options_exit_status(parsed);
+
+	agents = calloc(options.clients, sizeof(*agents));
+	if (!agents) {
+		our_error("cannot allocate %u agents", options.clients);
+		return EXIT_FAILURE;
+	}
+	if (our_setup_shared(&shared, &options))
+		goto out_free_agents;
+	if (our_setup_listener(&listener, &options))
+		goto out_unsetup_shared;
+	/* Ctrl-C ends the wait for clients, and every agent's run. */
+	if (our_catch_interrupts())
+		goto out_unsetup_listener;
+	started = take_clients(&listener, agents, shared, &options, &failed);
+	status = join_agents(agents, started, failed);
+	our_release_interrupts();
+	/* Every agent has ended: what they shared is ours again. */
+	our_report_shared(shared, started);
+out_unsetup_listener:
+	our_unsetup_listener(&listener);
+out_unsetup_shared:
+	our_unsetup_shared(&shared);
+out_free_agents:
+	free(agents);
+	return status;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shared.h - what the agents of a server for many clients share.
+ *
+ * The exchange of a stage whose server serves many clients at once
+ * (server_threads.c) implements this header: atomic-1's atomic_counter.c
+ * shares one counter among all its agents.
+ *
+ * Introduced by atomic-1.
+ */
+#ifndef OUR_SHARED_H
+#define OUR_SHARED_H
+
+#include "options.h"
+
+/*
+ * Set up what the agents share, for a server run with options; it goes
+ * into each agent's control->shared. Returns 0, or -1 (reported) with
+ * nothing left. Undo with our_unsetup_shared().
+ */
+int our_setup_shared(void **shared, const struct our_options *options);
+void our_unsetup_shared(void **shared);
+
+/* Once every agent has ended: say what the clients made of it. */
+void our_report_shared(const void *shared, uint32_t clients);
+
+#endif
