@@ -7,7 +7,7 @@
  *                                    ping-sr-2, blast-sr-2, ping-rdma-1
  *                                    and 2)
  *   ping-sr-3/completions_channel.c  sleep on a completion channel
- *                                    (ping-sr-3)
+ *                                    (ping-sr-3, atomic-1)
  *   ping-sr-4/completions_poll.c     a completion channel in O_NONBLOCK
  *                                    mode; one poll() on it and on the
  *                                    CM channel (ping-sr-4)

@@ -11,7 +11,9 @@
  *                       what the other has said is ready (ping-rdma-2)
  *   blast-rdma-1/blast_write.c  a stream of RDMA writes into a ring,
  *                       chained, each chain told by a send (blast-rdma-1)
- * The client's and the server's steps (ping-sr-0/client.c and server.c)
+ *   atomic-1/atomic_counter.c  remote fetch-and-add and compare-and-swap
+ *                       on a counter the agents share (atomic-1)
+ * The client's and the agent's steps (ping-sr-0/client.c and agent.c)
  * are the same for every stage; the exchange is one of the pieces.
  */
 #ifndef OUR_EXCHANGE_H
