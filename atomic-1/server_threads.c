@@ -65,22 +65,13 @@ static int await_client(struct our_listener *listener)
 
 /* excerpt start_agent */
 /*
- * Start agent's thread, with Ctrl-C and SIGTERM blocked in it so that
- * they come to this thread. Returns 0, or -1 (reported).
+ * Start agent's thread. Ctrl-C and SIGTERM are blocked in it, so that
+ * they come to this thread and cut its wait for clients short. Returns
+ * 0, or -1 (reported).
  */
 static int start_agent(struct our_agent *agent)
 {
-	sigset_t interrupts;
-	sigset_t old;
-	int ret;
-
-	our_interrupt_signals(&interrupts);
-	ret = pthread_sigmask(SIG_BLOCK, &interrupts, &old);
-	if (our_verb_error(ret, "pthread_sigmask"))
-		return -1;
-	ret = pthread_create(&agent->thread, NULL, serve, agent);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return our_verb_error(ret, "pthread_create agent") ? -1 : 0;
+	return our_start_thread(&agent->thread, serve, agent, "agent");
 }
 /* end excerpt start_agent */
 

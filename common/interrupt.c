@@ -76,3 +76,20 @@ int our_interrupted(void)
 {
 	return atomic_load(&interrupted_by);
 }
+
+int our_start_thread(pthread_t *thread, void *(*start)(void *), void *arg,
+		     const char *what)
+{
+	sigset_t interrupts;
+	sigset_t old;
+	int ret;
+
+	our_interrupt_signals(&interrupts);
+	ret = pthread_sigmask(SIG_BLOCK, &interrupts, &old);
+	if (our_verb_error(ret, "pthread_sigmask"))
+		return -1;
+	/* The new thread starts with the mask of this one. */
+	ret = pthread_create(thread, NULL, start, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return our_verb_error(ret, "pthread_create %s", what) ? -1 : 0;
+}

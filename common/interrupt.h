@@ -13,6 +13,7 @@
 #ifndef OUR_INTERRUPT_H
 #define OUR_INTERRUPT_H
 
+#include <pthread.h>
 #include <signal.h>
 
 /*
@@ -28,5 +29,15 @@ int our_interrupted(void);
 
 /* Fill set with the signals that ask a run to end. */
 void our_interrupt_signals(sigset_t *set);
+
+/*
+ * Start a thread running start(arg), with SIGINT and SIGTERM blocked in
+ * it, so that they reach the thread that cut its waits short for them
+ * (the main thread; in a server for many, the listener's). what names the
+ * thread in messages. Returns 0, or -1 (reported). Undo with
+ * pthread_join.
+ */
+int our_start_thread(pthread_t *thread, void *(*start)(void *), void *arg,
+		     const char *what);
 
 #endif

@@ -177,19 +177,10 @@ static void *watch_events(void *arg)
 
 int our_watch_connection(struct our_control *control)
 {
-	sigset_t interrupts;
-	sigset_t old;
-	int ret;
-
 	/* Ctrl-C and SIGTERM go to the main thread, where they cut its
 	 * waits short: the thread starts with them blocked. */
-	our_interrupt_signals(&interrupts);
-	ret = pthread_sigmask(SIG_BLOCK, &interrupts, &old);
-	if (our_verb_error(ret, "pthread_sigmask"))
-		return -1;
-	ret = pthread_create(&control->cm_thread, NULL, watch_events, control);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (our_verb_error(ret, "pthread_create cm thread"))
+	if (our_start_thread(&control->cm_thread, watch_events, control,
+			     "cm thread"))
 		return -1;
 	control->cm_thread_started = true;
 	return 0;
