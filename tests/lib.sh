@@ -107,7 +107,7 @@ wait_connected() {
 
 # whole_run_args STAGE: sets WHOLE_ARGS, the client's options of a short
 # verified run under a valgrind tool: 20 round trips of 1000 bytes, a
-# blast (blast-sr-2, blast-rdma-1) of 300 messages, or 300 atomics of 8
+# blast (blast-sr-2, blast-rdma-1) of 300 messages, or 300 additions of 8
 # bytes (atomic-1); assert_whole_run
 # SIDE STAGE: SIDE reported it.
 whole_run_args() {
@@ -121,7 +121,7 @@ assert_whole_run() {
 	local count=20 unit="round trips" size=1000
 
 	[[ $2 = blast-* ]] && count=300 unit=messages
-	[[ $2 = atomic-* ]] && count=300 unit=atomics size=8
+	[[ $2 = atomic-* ]] && count=300 unit=additions size=8
 	assert_output "$WORK/$1.out" "^$1: $count $unit of $size bytes"
 }
 
@@ -187,7 +187,7 @@ start_timed_run() {
 
 # reported_count SIDE: the transfers SIDE's report line counts.
 reported_count() {
-	sed -En "s/^$1: ([0-9]+) (round trip|message|atomic)s? of .*/\1/p" \
+	sed -En "s/^$1: ([0-9]+) (round trip|message|addition)s? of .*/\1/p" \
 		"$WORK/$1.out"
 }
 

@@ -49,7 +49,7 @@ test_eight_clients_at_once_leave_the_sum_of_their_counts() {
 	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
 	for ((i = 1; i <= 8; i++)); do
 		assert_output "$WORK/client.$i.out" \
-			"^client: 300 atomics of 8 bytes in $NUMBER s\$"
+			"^client: 300 additions of 8 bytes in $NUMBER s\$"
 	done
 	assertEquals "agents that saw their client add 300" 8 \
 		"$(count "$WORK/server.out" '^server: [0-9.:]+ added 300$')"
@@ -113,7 +113,7 @@ test_a_client_dying_leaves_the_others_running() {
 	assertEquals "agents that saw their client add 2000" 2 \
 		"$(count "$WORK/server.out" '^server: [0-9.:]+ added 2000$')"
 	assert_output "$WORK/server.out" \
-		"^server: [0-9.:]+ ended the run after 0 of 1000000 atomics\$"
+		"^server: [0-9.:]+ ended the run after 0 of 1000000 additions\$"
 	assert_output "$WORK/server.out" \
 		"^server: the counter is [0-9]+ after 3 clients\$"
 }
@@ -145,7 +145,7 @@ test_ctrl_c_on_the_server_ends_every_agent() {
 		assertEquals "client $i; $(cat "$WORK/client.$i.out")" 1 \
 			"$(cat "$WORK/client.$i.status")"
 		assert_output "$WORK/client.$i.out" \
-			"^client: [0-9.:]+ ended the run after [0-9]+ atomics\$"
+			"^client: [0-9.:]+ ended the run after [0-9]+ additions\$"
 	done
 }
 

@@ -115,7 +115,7 @@ kill_mid_run() {
 	out=$WORK/$who.out
 	[ "$status" = "$expected" ] ||
 		problem "$stage, kill $round: $who status $status, not $expected: $(<"$out")"
-	has_line "$out" "^$who: [0-9.:]+ ended the run after [0-9]+ (round trip|message|atomic)s?\$" ||
+	has_line "$out" "^$who: [0-9.:]+ ended the run after [0-9]+ (round trip|message|addition)s?\$" ||
 		problem "$stage, kill $round: the $who did not say the peer ended the run: $(<"$out")"
 	! has_line "$out" "[Ss]ize" ||
 		problem "$stage, kill $round: the $who blamed the sizes: $(<"$out")"
