@@ -20,6 +20,7 @@
  * that no value a client brings back is below one it saw before.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -70,42 +71,68 @@ const uint8_t our_reads_in_flight = 1;
 /* The larger of the two messages: what a message slot must hold. */
 #define OUR_MESSAGE_SIZE sizeof(struct our_memory_ad)
 
+/*
+ * What the agents share: the counter, and the adapter that does the
+ * atomics on it. IBV_ATOMIC_HCA keeps atomics atomic among those of one
+ * adapter only, so clients that come through another adapter (a server
+ * that listens on every address may have several) are refused, unless
+ * it is IBV_ATOMIC_GLOB.
+ */
+struct our_counter {
+	uint64_t value; /* first: calloc's memory is aligned for any type,
+			 * so the counter is on an 8-byte boundary */
+	pthread_mutex_t lock;       /* for adapter */
+	struct ibv_context *adapter; /* the first client's; NULL before */
+};
+
 int our_setup_shared(void **shared, const struct our_options *options)
 {
+	struct our_counter *counter;
+	int ret;
+
 	(void)options;
-	/* The counter: 8 bytes on an 8-byte boundary, as atomics need;
-	 * calloc's memory is aligned for any type. */
-	*shared = calloc(1, sizeof(uint64_t));
-	if (!*shared) {
+	counter = calloc(1, sizeof(*counter));
+	if (!counter) {
 		our_error("cannot allocate the counter");
 		return -1;
 	}
+	ret = pthread_mutex_init(&counter->lock, NULL);
+	if (our_verb_error(ret, "pthread_mutex_init")) {
+		free(counter);
+		return -1;
+	}
+	*shared = counter;
 	return 0;
 }
 
 void our_unsetup_shared(void **shared)
 {
-	free(*shared);
+	struct our_counter *counter = *shared;
+
+	pthread_mutex_destroy(&counter->lock);
+	free(counter);
 	*shared = NULL;
 }
 
 void our_report_shared(const void *shared, uint32_t clients)
 {
-	const volatile uint64_t *counter = shared;
+	const volatile struct our_counter *counter = shared;
 
 	/* Read only now: the adapter's atomics are atomic among themselves
 	 * (IBV_ATOMIC_HCA), not against the CPU's own accesses. */
 	printf("server: the counter is %" PRIu64 " after %u client%s\n",
-	       *counter, clients, clients == 1 ? "" : "s");
+	       counter->value, clients, clients == 1 ? "" : "s");
 	fflush(stdout);
 }
 
 /* excerpt atomic_cap */
 /*
  * Atomics are optional: a device says in atomic_cap whether it does them.
- * Returns 0 when control's device does, or -1 (reported).
+ * Returns 0 when control's device does, with its atomic_cap in *cap, or
+ * -1 (reported).
  */
-static int check_atomics(const struct our_control *control)
+static int check_atomics(const struct our_control *control,
+			 enum ibv_atomic_cap *cap)
 {
 	struct ibv_device_attr attr;
 	int ret;
@@ -122,6 +149,7 @@ static int check_atomics(const struct our_control *control)
 			  ibv_get_device_name(control->cm_id->verbs->device));
 		return -1;
 	}
+	*cap = attr.atomic_cap;
 	return 0;
 }
 /* end excerpt atomic_cap */
@@ -139,6 +167,8 @@ struct our_buffer_plan our_client_buffers(const struct our_control *control)
 /* excerpt counter */
 struct our_buffer_plan our_agent_buffers(const struct our_control *control)
 {
+	struct our_counter *counter = control->shared;
+
 	/* The counter is the server's, not the agent's: the agent registers
 	 * it in its own protection domain, open to atomics alone. */
 	return (struct our_buffer_plan){
@@ -146,22 +176,54 @@ struct our_buffer_plan our_agent_buffers(const struct our_control *control)
 		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
 		.remote_slots = 1, .remote_size = sizeof(uint64_t),
 		.remote_access = IBV_ACCESS_REMOTE_ATOMIC,
-		.remote_memory = control->shared,
+		.remote_memory = &counter->value,
 	};
 }
 /* end excerpt counter */
 
 int our_prepare_client(struct our_control *control)
 {
-	if (check_atomics(control))
+	enum ibv_atomic_cap cap;
+
+	if (check_atomics(control, &cap))
 		return -1;
 	/* The agent's advertisement, in answer to our first notice. */
 	return our_post_recv(control, 0);
 }
 
+/*
+ * The counter's atomics must all be done by one adapter, unless they are
+ * atomic across adapters (cap IBV_ATOMIC_GLOB): the first client's sets
+ * it. Returns 0 when control's client came through it, or -1 (reported).
+ */
+static int check_adapter(const struct our_control *control,
+			 enum ibv_atomic_cap cap)
+{
+	struct our_counter *counter = control->shared;
+	struct ibv_context *adapter = control->cm_id->verbs;
+	int ret = 0;
+
+	pthread_mutex_lock(&counter->lock);
+	if (!counter->adapter)
+		counter->adapter = adapter;
+	if (counter->adapter != adapter && cap != IBV_ATOMIC_GLOB) {
+		our_error("%s came through device %s, the counter's first "
+			  "client through %s: their atomics would not be "
+			  "atomic together (atomic_cap is not IBV_ATOMIC_GLOB)",
+			  control->peer_name,
+			  ibv_get_device_name(adapter->device),
+			  ibv_get_device_name(counter->adapter->device));
+		ret = -1;
+	}
+	pthread_mutex_unlock(&counter->lock);
+	return ret;
+}
+
 int our_prepare_agent(struct our_control *control)
 {
-	if (check_atomics(control))
+	enum ibv_atomic_cap cap;
+
+	if (check_atomics(control, &cap) || check_adapter(control, cap))
 		return -1;
 	/* The client's first notice comes first of all. */
 	return our_post_recv(control, 0);

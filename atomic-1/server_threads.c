@@ -26,6 +26,9 @@
 #include "report.h"
 #include "shared.h"
 
+/* How often the wait for clients looks whether Ctrl-C came. */
+#define OUR_LISTEN_LOOKUP_MS 200
+
 /* One agent: its connection, its thread, and how its run ended. */
 struct our_agent {
 	struct our_control control;
@@ -50,11 +53,15 @@ static int await_client(struct our_listener *listener)
 {
 	struct pollfd channel = { .fd = listener->cm_channel->fd,
 				  .events = POLLIN };
+	int ret;
 
+	/* A look up every OUR_LISTEN_LOOKUP_MS: a signal that comes
+	 * between the look and the poll is seen at the next. */
 	while (!our_interrupted()) {
-		if (poll(&channel, 1, -1) == 1)
+		ret = poll(&channel, 1, OUR_LISTEN_LOOKUP_MS);
+		if (ret == 1)
 			return 0;
-		if (errno != EINTR) {
+		if (ret < 0 && errno != EINTR) {
 			our_error("poll listener's CM channel: %s",
 				  strerror(errno));
 			return -1;
@@ -97,7 +104,10 @@ static uint32_t take_clients(struct our_listener *listener,
 		our_init_control(&agent->control, options);
 		agent->control.shared = shared;
 		if (ret < 0 || our_get_request(listener, &agent->control)) {
-			*failed = true;
+			/* After a refused request the wait for the next one
+			 * blocks; Ctrl-C there cuts it short, and is no
+			 * failure. */
+			*failed = !our_interrupted();
 			break;
 		}
 		if (start_agent(agent)) {
@@ -112,6 +122,29 @@ static uint32_t take_clients(struct our_listener *listener,
 	}
 	/* end excerpt take_clients */
 	return started;
+}
+
+/*
+ * The listener's life: listen, take up to options->clients clients, each
+ * to an agent thread of agents, and stop listening. Returns how many
+ * agents were started in *started; returns 0, or -1 when the listener
+ * failed (reported; agents may have started).
+ */
+static int listen_for_clients(const struct our_options *options,
+			      struct our_agent *agents, void *shared,
+			      uint32_t *started)
+{
+	struct our_listener listener;
+	bool failed = false;
+
+	*started = 0;
+	if (our_setup_listener(&listener, options))
+		return -1;
+	*started = take_clients(&listener, agents, shared, options, &failed);
+	/* No more clients: one that comes now is refused at once, instead
+	 * of waiting for the agents to end. */
+	our_unsetup_listener(&listener);
+	return failed ? -1 : 0;
 }
 
 /*
@@ -139,13 +172,12 @@ static int join_agents(struct our_agent *agents, uint32_t started,
 int main(int argc, char *argv[])
 {
 	struct our_options options;
-	struct our_listener listener;
 	struct our_agent *agents;
 	enum our_parse_result parsed;
 	void *shared;
-	bool failed = false;
 	uint32_t started;
 	int status = EXIT_FAILURE;
+	int ret;
 
 	parsed = our_parse_options(&our_server_program, argc, argv, &options);
 	if (parsed != OUR_OPTIONS_RUN)
@@ -158,18 +190,15 @@ int main(int argc, char *argv[])
 	}
 	if (our_setup_shared(&shared, &options))
 		goto out_free_agents;
-	if (our_setup_listener(&listener, &options))
-		goto out_unsetup_shared;
 	/* Ctrl-C ends the wait for clients, and every agent's run. */
 	if (our_catch_interrupts())
-		goto out_unsetup_listener;
-	started = take_clients(&listener, agents, shared, &options, &failed);
-	status = join_agents(agents, started, failed);
+		goto out_unsetup_shared;
+	ret = listen_for_clients(&options, agents, shared, &started);
+	status = join_agents(agents, started, ret != 0);
 	our_release_interrupts();
 	/* Every agent has ended: what they shared is ours again. */
-	our_report_shared(shared, started);
-out_unsetup_listener:
-	our_unsetup_listener(&listener);
+	if (started > 0)
+		our_report_shared(shared, started);
 out_unsetup_shared:
 	our_unsetup_shared(&shared);
 out_free_agents:

@@ -325,8 +325,10 @@ int our_setup_listener(struct our_listener *listener,
 	if (our_verb_failed(ret, "rdma_bind_addr %s", name))
 		goto out_destroy_id;
 
-	/* Connection requests for our port now queue up for us. */
-	ret = rdma_listen(listener->cm_id, 1);
+	/* Connection requests for our port now queue up for us: as many
+	 * as the server serves at once (-n; 1 for every server but
+	 * atomic-1's). */
+	ret = rdma_listen(listener->cm_id, (int)options->clients);
 	if (our_verb_failed(ret, "rdma_listen %s", name))
 		goto out_destroy_id;
 	our_say("listening on %s", name);
