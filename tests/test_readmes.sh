@@ -30,6 +30,8 @@
 #   - a block that fails shows the block, each command and its output;
 #   - `make check`, `make demo`, `make deps` and `make install` run on the
 #     host, not in the lab: in a `sh` block they are a failure.
+#   - a block with the same commands as a block before it is run once,
+#     there (a guide page that repeats what a stage's README shows);
 # - A `text` block is not run: sample output, usage, commands for the
 #   host outside the lab (`make demo`, `sudo ...`) or for other machines.
 #   Except one kind: a block of commands at `hostA$` and `hostB$` prompts
@@ -289,8 +291,11 @@ run_block() {
 }
 
 # One test per block to run: test_<folder>_readme_block_<number>, the
-# top README's folder being called "top" and a guide page by its path.
+# top README's folder being called "top" and a guide page by its path. A
+# block whose commands are those of a block before it (a guide page that
+# has the student run what a stage's README shows) is run once, there.
 BLOCK_TESTS=()
+declare -A RUN_AS=()
 for where in "$BLOCKS"/*.where; do
 	read -r readme line info number kind <"$where"
 	[ "$info" = sh ] || [ "$kind" = hosts ] || continue
@@ -299,6 +304,12 @@ for where in "$BLOCKS"/*.where; do
 	name=${name%.md}
 	name=${name//[^A-Za-z0-9_]/_}
 	name=test_${name//-/_}_readme_block_$number
+	commands=$(sed 's/^[ \t]*//; s/[ \t]*$//; /^$/d' "${where%.where}.text")
+	if [ -n "${RUN_AS[$commands]:-}" ]; then
+		echo "$readme, block $number: the commands of ${RUN_AS[$commands]}, run there"
+		continue
+	fi
+	RUN_AS[$commands]=$name
 	eval "$name() { run_block '${where%.where}'; }"
 	BLOCK_TESTS+=("$name")
 done
