@@ -148,29 +148,19 @@ struct our_buffer_plan our_agent_buffers(const struct our_control *control)
 	};
 }
 
-/* Post a receive in each slot of control->recv. */
-static int post_receives(struct our_control *control)
-{
-	for (uint32_t slot = 0; slot < control->recv.slots; slot++) {
-		if (our_post_recv(control, slot))
-			return -1;
-	}
-	return 0;
-}
-
 int our_prepare_client(struct our_control *control)
 {
 	/* The agent's advertisement and notices. The agent answers each
 	 * notice of ours with one of its own; a notice of ours not yet
 	 * answered tells of at least one write whose slot is not given
 	 * back yet, and at most -b are: -b receives are enough. */
-	return post_receives(control);
+	return our_post_receives(control);
 }
 
 int our_prepare_agent(struct our_control *control)
 {
 	/* The client's first message, and its notices. */
-	return post_receives(control);
+	return our_post_receives(control);
 }
 
 /*

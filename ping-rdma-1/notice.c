@@ -23,6 +23,15 @@ int our_post_notice(struct our_control *control, uint32_t slot,
 	return our_post_send(control, &control->send, slot, sizeof(notice));
 }
 
+int our_post_receives(struct our_control *control)
+{
+	for (uint32_t slot = 0; slot < control->recv.slots; slot++) {
+		if (our_post_recv(control, slot))
+			return -1;
+	}
+	return 0;
+}
+
 int our_await_transfers(struct our_control *control, uint32_t sends,
 			bool recv, struct ibv_wc *received)
 {

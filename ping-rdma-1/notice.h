@@ -24,6 +24,13 @@ int our_post_notice(struct our_control *control, uint32_t slot,
 		    uint32_t number);
 
 /*
+ * Post a receive in each slot of control->recv: for the notices that
+ * may come several at once (blast-rdma-1, pubsub-rdma-1). Returns 0, or
+ * -1 (reported).
+ */
+int our_post_receives(struct our_control *control);
+
+/*
  * Wait for sends completions of the send queue (sends, writes and
  * reads), and for one receive when recv is true: its work completion is
  * copied to *received. Returns 0, or -1 (see our_await_completion).
