@@ -105,15 +105,102 @@ wait_connected() {
 	return 1
 }
 
+# clients N ARGS...: N clients of the suite's $STAGE at once (a server
+# for many: atomic-1, pubsub-rdma-1), each with ARGS; client i
+# writes $WORK/client.i.out, and its status into $WORK/client.i.status.
+clients() {
+	local n=$1 i
+	shift
+
+	program_command client "$STAGE"
+	for ((i = 1; i <= n; i++)); do
+		("${COMMAND[@]}" -a "$ADDR" -p "$PORT" "$@" \
+			>"$WORK/client.$i.out" 2>&1
+		 echo $? >"$WORK/client.$i.status") &
+	done
+}
+
+# wait_clients N: wait for the server and the N clients; each client must
+# have ended with 0.
+wait_clients() {
+	local i
+
+	wait_server
+	wait
+	for ((i = 1; i <= $1; i++)); do
+		assertEquals "client $i; $(cat "$WORK/client.$i.out")" 0 \
+			"$(cat "$WORK/client.$i.status" 2>/dev/null)"
+	done
+}
+
+# clients_connected N: wait until the server has said that N clients
+# connected, LIMIT seconds at most; fails and returns 1 if they have not.
+clients_connected() {
+	local deadline=$((SECONDS + LIMIT))
+
+	while [ "$(count "$WORK/server.out" "^server: [0-9.:]+ connected\$")" -lt "$1" ]; do
+		if [ $SECONDS -ge $deadline ]; then
+			fail "fewer than $1 clients connected: $(cat "$WORK/server.out")"
+			return 1
+		fi
+		nap 0.1
+	done
+}
+
+# ctrl_c_ends_every_agent UNIT: the suite's $STAGE, a server for many,
+# under memcheck with two timed clients; once both are connected, Ctrl-C
+# on the server. Its listener stops waiting for the third, each agent
+# ends its run and reports, and the server exits 130, valgrind clean;
+# each client exits 1, saying that the server ended its run after some
+# UNITs. (The suite checks the server's last line.)
+ctrl_c_ends_every_agent() {
+	local i
+
+	OUR_UNDER_VALGRIND=1 start_server "$STAGE" -n 3 || return 1
+	clients 2 -D 3600
+	clients_connected 2 || return 1
+	kill -INT "$(program_pid "$SERVER_PID")"
+	wait_server
+	wait
+	assertEquals "server; $(cat "$WORK/server.out")" 130 "$SERVER_STATUS"
+	assert_valgrind_clean "$WORK/server.out"
+	assertEquals "agents interrupted" 2 \
+		"$(count "$WORK/server.out" '^server: interrupted by Ctrl-C \(SIGINT\) after ')"
+	for i in 1 2; do
+		assertEquals "client $i; $(cat "$WORK/client.$i.out")" 1 \
+			"$(cat "$WORK/client.$i.status")"
+		assert_output "$WORK/client.$i.out" \
+			"^client: [0-9.:]+ ended the run after [0-9]+ $1\$"
+	done
+}
+
+# ctrl_c_ends_a_client: the suite's $STAGE, one client under memcheck
+# in a timed run (-v -T); once its run is under way, Ctrl-C on it. It
+# exits 130, valgrind clean, its server 0; sets MADE to the transfers the
+# client reported, for the suite to find in its agent's report.
+ctrl_c_ends_a_client() {
+	start_server "$STAGE" || return 1
+	OUR_UNDER_VALGRIND=1 start_client "$STAGE" -v -T -D 3600
+	wait_under_way client "$STAGE" || return 1
+	kill -INT "$(program_pid "$CLIENT_PID")"
+	wait_client
+	wait_server
+	assertEquals "client; $(tail -n 5 "$WORK/client.out")" 130 "$CLIENT_STATUS"
+	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_valgrind_clean "$WORK/client.out"
+	MADE=$(reported_count client)
+}
+
 # whole_run_args STAGE: sets WHOLE_ARGS, the client's options of a short
 # verified run under a valgrind tool: 20 round trips of 1000 bytes, a
-# blast (blast-sr-2, blast-rdma-1) of 300 messages, or 300 additions of 8
-# bytes (atomic-1); assert_whole_run
-# SIDE STAGE: SIDE reported it.
+# blast (blast-sr-2, blast-rdma-1) of 300 messages, 300 additions of 8
+# bytes (atomic-1) or 300 publications of 64 (pubsub-rdma-1);
+# assert_whole_run SIDE STAGE: SIDE reported it.
 whole_run_args() {
 	WHOLE_ARGS=(-v -x -c 20 -s 1000)
 	[[ $1 = blast-* ]] && WHOLE_ARGS=(-v -x -b 4 -c 300 -s 1000)
 	[[ $1 = atomic-* ]] && WHOLE_ARGS=(-v -x -c 300)
+	[[ $1 = pubsub-* ]] && WHOLE_ARGS=(-v -x -b 8 -c 300)
 	return 0
 }
 
@@ -122,6 +209,7 @@ assert_whole_run() {
 
 	[[ $2 = blast-* ]] && count=300 unit=messages
 	[[ $2 = atomic-* ]] && count=300 unit=additions size=8
+	[[ $2 = pubsub-* ]] && count=300 unit=publications size=64
 	assert_output "$WORK/$1.out" "^$1: $count $unit of $size bytes"
 }
 
@@ -187,7 +275,7 @@ start_timed_run() {
 
 # reported_count SIDE: the transfers SIDE's report line counts.
 reported_count() {
-	sed -En "s/^$1: ([0-9]+) (round trip|message|addition)s? of .*/\1/p" \
+	sed -En "s/^$1: ([0-9]+) (round trip|message|addition|publication)s? of .*/\1/p" \
 		"$WORK/$1.out"
 }
 

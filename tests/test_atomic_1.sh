@@ -12,33 +12,6 @@ STAGE=atomic-1
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
 NUMBER='[0-9]+\.[0-9]+'
 
-# clients N ARGS...: N clients of STAGE at once, each with ARGS; client i
-# writes $WORK/client.i.out, and its status into $WORK/client.i.status.
-clients() {
-	local n=$1 i
-	shift
-
-	program_command client "$STAGE"
-	for ((i = 1; i <= n; i++)); do
-		("${COMMAND[@]}" -a "$ADDR" -p "$PORT" "$@" \
-			>"$WORK/client.$i.out" 2>&1
-		 echo $? >"$WORK/client.$i.status") &
-	done
-}
-
-# wait_clients N: wait for the server and the N clients; each client must
-# have ended with 0.
-wait_clients() {
-	local i
-
-	wait_server
-	wait
-	for ((i = 1; i <= $1; i++)); do
-		assertEquals "client $i; $(cat "$WORK/client.$i.out")" 0 \
-			"$(cat "$WORK/client.$i.status" 2>/dev/null)"
-	done
-}
-
 test_eight_clients_at_once_leave_the_sum_of_their_counts() {
 	require_rdma || return 0
 	local i
@@ -123,51 +96,21 @@ test_a_client_dying_leaves_the_others_running() {
 # valgrind clean; each client says that the server ended its run.
 test_ctrl_c_on_the_server_ends_every_agent() {
 	require_rdma || return 0
-	local i
 
-	OUR_UNDER_VALGRIND=1 start_server "$STAGE" -n 3 || return
-	clients 2 -D 3600
-	wait_for_line "$WORK/server.out" "^server: [0-9.:]+ connected\$" \
-		"$SERVER_PID" "$LIMIT" || fail "no client connected"
-	while [ "$(count "$WORK/server.out" "^server: [0-9.:]+ connected\$")" -lt 2 ]; do
-		nap 0.1
-	done
-	kill -INT "$(program_pid "$SERVER_PID")"
-	wait_server
-	wait
-	assertEquals "server; $(cat "$WORK/server.out")" 130 "$SERVER_STATUS"
-	assert_valgrind_clean "$WORK/server.out"
-	assertEquals "agents interrupted" 2 \
-		"$(count "$WORK/server.out" '^server: interrupted by Ctrl-C \(SIGINT\) after ')"
+	ctrl_c_ends_every_agent additions || return
 	assert_output "$WORK/server.out" \
 		"^server: the counter is [0-9]+ after 2 clients\$"
-	for i in 1 2; do
-		assertEquals "client $i; $(cat "$WORK/client.$i.out")" 1 \
-			"$(cat "$WORK/client.$i.status")"
-		assert_output "$WORK/client.$i.out" \
-			"^client: [0-9.:]+ ended the run after [0-9]+ additions\$"
-	done
 }
 
 # Ctrl-C on a client (under memcheck): it ends after the atomic in
 # progress and tells its agent how many it made, which the agent reports.
 test_ctrl_c_on_a_client_tells_its_agent_the_count() {
 	require_rdma || return 0
-	local made
 
-	start_server "$STAGE" || return
-	OUR_UNDER_VALGRIND=1 start_client "$STAGE" -v -T -D 3600
-	wait_under_way client "$STAGE" || return
-	kill -INT "$(program_pid "$CLIENT_PID")"
-	wait_client
-	wait_server
-	assertEquals "client; $(tail -n 5 "$WORK/client.out")" 130 "$CLIENT_STATUS"
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
-	assert_valgrind_clean "$WORK/client.out"
-	made=$(reported_count client)
-	assert_output "$WORK/server.out" "^server: [0-9.:]+ added $made\$"
+	ctrl_c_ends_a_client || return
+	assert_output "$WORK/server.out" "^server: [0-9.:]+ added $MADE\$"
 	assert_output "$WORK/server.out" \
-		"^server: the counter is $made after 1 client\$"
+		"^server: the counter is $MADE after 1 client\$"
 }
 
 # A device whose atomic_cap is IBV_ATOMIC_NONE (a fault loaded into one
