@@ -4,7 +4,8 @@
  *
  * The exchange of a stage whose server serves many clients at once
  * (server_threads.c) implements this header: atomic-1's atomic_counter.c
- * shares one counter among all its agents.
+ * shares one counter among all its agents, pubsub-rdma-1's board.c a
+ * board of publications and the thread that writes them.
  *
  * Introduced by atomic-1.
  */

@@ -13,6 +13,8 @@
  *                       chained, each chain told by a send (blast-rdma-1)
  *   atomic-1/atomic_counter.c  remote fetch-and-add and compare-and-swap
  *                       on a counter the agents share (atomic-1)
+ *   pubsub-rdma-1/board.c  publications on a board the agents share,
+ *                       which each subscriber reads (pubsub-rdma-1)
  * The client's and the agent's steps (ping-sr-0/client.c and agent.c)
  * are the same for every stage; the exchange is one of the pieces.
  */

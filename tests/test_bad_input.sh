@@ -6,7 +6,7 @@
 
 # The stages whose programs take the ping-pong command line.
 STAGES=${OUR_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
-	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1}
+	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1}
 # The option parser is one piece of code for every program; what differs
 # is the program it describes: a ping client without -D, one with it, and
 # blast's, with -b; a server that takes -c and -s, and servers whose
@@ -75,31 +75,36 @@ test_a_server_refuses_what_its_client_sets() {
 	local stage option
 
 	for stage in ping-sr-1 ping-sr-4 blast-sr-2 ping-rdma-1 ping-rdma-2 \
-		blast-rdma-1 atomic-1; do
+		blast-rdma-1 atomic-1 pubsub-rdma-1; do
 		for option in -c -s -v; do
 			refused 2 "^server: option '$option' is not taken here: the client sets the run" \
 				"$KIT/$stage/server" "$option" 10
 		done
 	done
-	for stage in blast-sr-2 blast-rdma-1; do
+	for stage in blast-sr-2 blast-rdma-1 pubsub-rdma-1; do
 		refused 2 "^server: option '-b' is not taken here: the client sets" \
 			"$KIT/$stage/server" -b 2
 	done
 }
 
-# atomic-1: an atomic is 8 bytes, so its client takes no -s; only its
-# server, which serves many clients at once, takes -n, from 1 to 64.
-test_atomic_1_options() {
-	local count
+# atomic-1 and pubsub-rdma-1 fix the size of what they move (an atomic's
+# 8 bytes, a publication's 64), so their clients take no -s; only their
+# servers, which serve many clients at once, take -n, from 1 to 64.
+test_fixed_sizes_and_servers_for_many() {
+	local stage count
 
 	refused 2 "^client: option '-s' is not taken here: every transfer of this stage is 8 bytes\$" \
 		"$KIT/atomic-1/client" -a 192.0.2.1 -s 64
-	for count in 0 65 x -1; do
-		refused 2 "^server: clients must be 1 to 64, not '$count'\$" \
-			"$KIT/atomic-1/server" -n "$count"
+	refused 2 "^client: option '-s' is not taken here: every transfer of this stage is 64 bytes\$" \
+		"$KIT/pubsub-rdma-1/client" -a 192.0.2.1 -s 64
+	for stage in atomic-1 pubsub-rdma-1; do
+		for count in 0 65 x -1; do
+			refused 2 "^server: clients must be 1 to 64, not '$count'\$" \
+				"$KIT/$stage/server" -n "$count"
+		done
+		refused 2 "^client: option '-n' is not taken here\$" \
+			"$KIT/$stage/client" -a 192.0.2.1 -n 2
 	done
-	refused 2 "^client: option '-n' is not taken here\$" \
-		"$KIT/atomic-1/client" -a 192.0.2.1 -n 2
 	refused 2 "^server: option '-n' is not taken here\$" \
 		"$KIT/ping-rdma-1/server" -n 2
 }

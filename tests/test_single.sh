@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 STAGES=${OUR_SINGLE_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
-	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1}
+	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1}
 # valgrind is slow in the emulated lab: allow it time.
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
 
@@ -77,6 +77,10 @@ test_single_files_hold_what_their_program_runs() {
 	single_holds atomic-1 server 'IBV_ACCESS_REMOTE_ATOMIC'
 	single_holds atomic-1 server 'our_serve_client'
 	single_lacks atomic-1 server 'IBV_ACCESS_REMOTE_WRITE|IBV_WR_ATOMIC'
+	single_holds pubsub-rdma-1 client 'IBV_WR_RDMA_READ'
+	single_holds pubsub-rdma-1 server 'IBV_ACCESS_REMOTE_READ'
+	single_holds pubsub-rdma-1 server 'pthread_cond_timedwait'
+	single_lacks pubsub-rdma-1 server 'IBV_WR_ATOMIC|check_atomics'
 	single_lacks ping-rdma-1 server 'our_setup_shared|our_report_shared'
 	single_lacks ping-sr-2 client 'IBV_WR_RDMA_WRITE|our_advertise_memory'
 	single_lacks devices devices 'ibv_post_send\(|rdma_create_id\('
@@ -114,7 +118,8 @@ check_pair_run() {
 
 # Every stage's single pair under memcheck, and a single client of two
 # stages against the kit's server, side by side in two rounds: the
-# send/recv stages, then the RDMA stages (atomic-1's among them). (All at once, a score of
+# send/recv stages, then the RDMA stages (atomic-1's and pubsub-rdma-1's among them). (All at
+# once, a score of
 # programs under valgrind would crowd the lab.)
 pairs_of() {
 	local stage sr

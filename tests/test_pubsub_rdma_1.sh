@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# pubsub-rdma-1: one publisher, many subscribers at once, each reading
+# the publications from the publisher's board by RDMA read. Eight
+# subscribers at once each get every publication, verified; the server
+# for many runs helgrind clean with its publisher thread; a subscriber
+# that stops reading and dies holds the others back only while it lives;
+# Ctrl-C on either side ends the run with matching reports.
+. "$(dirname "$0")/lib.sh"
+
+STAGE=pubsub-rdma-1
+LIMIT=${OUR_VALGRIND_LIMIT:-300}
+NUMBER='[0-9]+\.[0-9]+'
+
+# published: the count in the server's last line.
+published() {
+	sed -En 's/^server: ([0-9]+) publications for [0-9]+ subscribers?$/\1/p' \
+		"$WORK/server.out"
+}
+
+test_eight_subscribers_at_once_each_get_every_publication() {
+	require_rdma || return 0
+	local i
+
+	start_server "$STAGE" -n 8 || return
+	clients 8 -v -b 8 -c 300
+	wait_clients 8
+	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	for ((i = 1; i <= 8; i++)); do
+		assert_output "$WORK/client.$i.out" \
+			"^client: 300 publications of 64 bytes in $NUMBER s\$"
+	done
+	assertEquals "agents whose subscriber read 300" 8 \
+		"$(count "$WORK/server.out" "^server: 300 publications of 64 bytes in ")"
+	# Every one was published once, whoever read it: at least the 300
+	# each subscriber read, at most 64 (the board) past the last one's.
+	assertTrue "published $(published): $(tail -n 1 "$WORK/server.out")" \
+		"[ '$(published)' -ge 300 ]"
+}
+
+# The subscriber reads what the agent told of, -b reads a chain: -x shows
+# how many publications each notice told of, and the agent reports the
+# count the subscriber's last notice gave.
+test_a_subscriber_reads_what_each_notice_tells_of() {
+	require_rdma || return 0
+
+	start_server "$STAGE" || return
+	run_client "$STAGE" -v -x -b 4 -c 1000
+	wait_server
+	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" \
+		"^client: publications the agent's notices told of: 1: [0-9]+, 2-3: [0-9]+, 4-7: [0-9]+, 8-15: [0-9]+, 16\\+: [0-9]+\$"
+	assert_output "$WORK/server.out" \
+		"^server: 1000 publications of 64 bytes in $NUMBER s\$"
+}
+
+# The publisher thread, the agents and their CM event threads share the
+# board and a signal note: helgrind finds no race.
+test_the_publisher_for_many_is_helgrind_clean() {
+	require_rdma || return 0
+
+	OUR_UNDER_VALGRIND=helgrind start_server "$STAGE" -n 4 || return
+	clients 4 -v -c 100
+	wait_clients 4
+	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_valgrind_clean "$WORK/server.out"
+	assertEquals "agents whose subscriber read 100" 4 \
+		"$(count "$WORK/server.out" "^server: 100 publications of 64 bytes in ")"
+}
+
+# A subscriber that stops reading holds the board, so the publisher can
+# run at most 64 publications past it: two subscribers of 2000 that come
+# then can finish only once it has died and its agent has left the board.
+test_a_subscriber_dying_leaves_the_others_running() {
+	require_rdma || return 0
+	local victim i
+
+	start_server "$STAGE" -n 3 || return
+	program_command client "$STAGE"
+	"${COMMAND[@]}" -a "$ADDR" -p "$PORT" -t -c 1000000 \
+		>"$WORK/client.out" 2>&1 &
+	CLIENT_PID=$!
+	victim=$(program_pid "$CLIENT_PID")
+	wait_for_line "$WORK/client.out" "'s memory: 4096 bytes at " \
+		"$CLIENT_PID" "$LIMIT" || fail "the first subscriber did not start"
+	kill -STOP "$victim"
+	clients 2 -t -v -c 2000
+	# Both have their place on the board (the agent takes it before it
+	# advertises the board) before the stopped one goes.
+	for i in 1 2; do
+		wait_for_line "$WORK/client.$i.out" "'s memory: 4096 bytes at " \
+			"$SERVER_PID" "$LIMIT" || fail "subscriber $i did not start"
+	done
+	kill -KILL "$victim"
+	wait_client
+	wait_clients 2
+	assertEquals "server; $(cat "$WORK/server.out")" 1 "$SERVER_STATUS"
+	assertEquals "agents whose subscriber read 2000" 2 \
+		"$(count "$WORK/server.out" "^server: 2000 publications of 64 bytes in ")"
+	assert_output "$WORK/server.out" \
+		"^server: [0-9.:]+ ended the run after [0-9]+ of 1000000 publications\$"
+}
+
+# Ctrl-C on the server (under memcheck): the publisher thread stops, each
+# agent ends its run and reports, and the server exits 130, valgrind
+# clean; each subscriber says that the server ended its run.
+test_ctrl_c_on_the_publisher_ends_every_agent() {
+	require_rdma || return 0
+
+	ctrl_c_ends_every_agent publications || return
+	assert_output "$WORK/server.out" \
+		"^server: [0-9]+ publications for 2 subscribers\$"
+}
+
+# Ctrl-C on a subscriber (under memcheck): it ends after the reads in
+# progress and tells its agent how far it read, which the agent reports.
+test_ctrl_c_on_a_subscriber_tells_its_agent_the_count() {
+	require_rdma || return 0
+
+	ctrl_c_ends_a_client || return
+	assert_output "$WORK/server.out" \
+		"^server: $MADE publications? of 64 bytes in "
+}
+
+. shunit2
