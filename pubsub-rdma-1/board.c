@@ -74,7 +74,6 @@ struct our_board {
 	 * subscriber has read, while it has a place on the board. */
 	uint32_t read[OUR_MAX_CLIENTS];
 	bool reading[OUR_MAX_CLIENTS];
-	uint32_t subscribers; /* places taken, in all */
 	bool closing;         /* the publisher thread is to stop */
 	pthread_t publisher;
 };
@@ -227,7 +226,8 @@ void our_report_shared(const void *shared, uint32_t clients)
 {
 	const struct our_board *board = shared;
 
-	/* The publisher thread has stopped: nobody else writes these. */
+	/* Every agent has ended: the board has no reader, so the
+	 * publisher thread waits, and writes nothing more. */
 	printf("server: %" PRIu32 " publications for %u subscriber%s\n",
 	       board->published, clients, clients == 1 ? "" : "s");
 	fflush(stdout);
@@ -250,7 +250,6 @@ static int join_board(struct our_board *board, uint32_t *start)
 		board->reading[i] = true;
 		board->read[i] = board->published;
 		*start = board->published;
-		board->subscribers++;
 	}
 	/* A reader: the publisher may go on. */
 	pthread_cond_broadcast(&board->changed);

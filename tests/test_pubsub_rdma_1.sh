@@ -5,6 +5,7 @@
 # subscribers at once each get every publication, verified; the server
 # for many runs helgrind clean with its publisher thread; a subscriber
 # that stops reading and dies holds the others back only while it lives;
+# the publisher's death ends every subscriber's run with the reason;
 # Ctrl-C on either side ends the run with matching reports.
 . "$(dirname "$0")/lib.sh"
 
@@ -100,6 +101,29 @@ test_a_subscriber_dying_leaves_the_others_running() {
 		"$(count "$WORK/server.out" "^server: 2000 publications of 64 bytes in ")"
 	assert_output "$WORK/server.out" \
 		"^server: [0-9.:]+ ended the run after [0-9]+ of 1000000 publications\$"
+}
+
+# The publisher killed while two subscribers read: each sees its
+# connection go, says that the server ended its run, and exits 1; none
+# blames a read or the board.
+test_the_publisher_dying_ends_every_subscribers_run() {
+	require_rdma || return 0
+	local i
+
+	start_server "$STAGE" -n 2 || return
+	clients 2 -v -D 3600
+	clients_connected 2 || return
+	nap 0.5
+	kill -KILL "$(program_pid "$SERVER_PID")"
+	wait_server
+	wait
+	for i in 1 2; do
+		assertEquals "client $i; $(cat "$WORK/client.$i.out")" 1 \
+			"$(cat "$WORK/client.$i.status")"
+		assert_output "$WORK/client.$i.out" \
+			"^client: [0-9.:]+ ended the run after [0-9]+ publications\$"
+		assert_no_output "$WORK/client.$i.out" "failed|corrupt|read publication"
+	done
 }
 
 # Ctrl-C on the server (under memcheck): the publisher thread stops, each
