@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # Kills per stage: half of them the client, half the server.
-KILLS=${OUR_KILLS:-20}
+KILLS=${OUR_KILLS:-12}
 
 # wait_accepted: until the agent (traced with -t) has accepted.
 wait_accepted() {
