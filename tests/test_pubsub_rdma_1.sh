@@ -3,7 +3,7 @@
 # pubsub-rdma-1: one publisher, many subscribers at once, each reading
 # the publications from the publisher's board by RDMA read. Eight
 # subscribers at once each get every publication, verified; the server
-# for many runs helgrind clean with its publisher thread; a subscriber
+# for eight runs helgrind clean with its publisher thread; a subscriber
 # that stops reading and dies holds the others back only while it lives;
 # the publisher's death ends every subscriber's run with the reason;
 # Ctrl-C on either side ends the run with matching reports.
@@ -61,12 +61,12 @@ test_a_subscriber_reads_what_each_notice_tells_of() {
 test_the_publisher_for_many_is_helgrind_clean() {
 	require_rdma || return 0
 
-	OUR_UNDER_VALGRIND=helgrind start_server "$STAGE" -n 4 || return
-	clients 4 -v -c 100
-	wait_clients 4
+	OUR_UNDER_VALGRIND=helgrind start_server "$STAGE" -n 8 || return
+	clients 8 -v -c 100
+	wait_clients 8
 	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_valgrind_clean "$WORK/server.out"
-	assertEquals "agents whose subscriber read 100" 4 \
+	assertEquals "agents whose subscriber read 100" 8 \
 		"$(count "$WORK/server.out" "^server: 100 publications of 64 bytes in ")"
 }
 
