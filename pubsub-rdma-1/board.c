@@ -35,6 +35,7 @@
 
 #include "buffers.h"
 #include "cm_events.h"
+#include "completions.h"
 #include "exchange.h"
 #include "interrupt.h"
 #include "memory_wire.h"
@@ -471,20 +472,43 @@ static int ask(struct our_control *control, uint32_t number, uint32_t *answer)
 	return our_post_recv(control, our_wr_slot(wc.wr_id));
 }
 
+/*
+ * Subscriber: wait for our first notice's send to complete, and for the
+ * agent's two answers, which it sends at once: their work completions go
+ * in *ad and *first. The send's completion may come after both (when its
+ * acknowledgement is late), so our_await_transfers(), which takes one
+ * message, would lose one; the two receives complete in the order they
+ * were sent. Returns 0, or -1 (reported).
+ */
+static int await_start(struct our_control *control, struct ibv_wc *ad,
+		       struct ibv_wc *first)
+{
+	uint32_t sends = 1, received = 0;
+	struct ibv_wc wc;
+
+	while (sends || received < 2) {
+		if (our_await_completion(control, &wc))
+			return -1;
+		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV)
+			sends--;
+		else
+			*(received++ == 0 ? ad : first) = wc;
+	}
+	return 0;
+}
+
 int our_run_client(struct our_control *control)
 {
 	uint32_t start, next, until;
 	uint64_t last_ns;
-	struct ibv_wc wc;
+	struct ibv_wc ad, wc;
 
 	/* We speak first; the agent answers with the board, then with the
 	 * number of the first publication we get. */
-	if (our_post_notice(control, 0, 0) ||
-	    our_await_transfers(control, 1, true, &wc) ||
-	    our_take_memory_ad(control, &wc,
+	if (our_post_notice(control, 0, 0) || await_start(control, &ad, &wc) ||
+	    our_take_memory_ad(control, &ad,
 			       OUR_BOARD_SLOTS * OUR_PUBLICATION_SIZE) ||
-	    our_post_recv(control, our_wr_slot(wc.wr_id)) ||
-	    our_await_transfers(control, 0, true, &wc) ||
+	    our_post_recv(control, our_wr_slot(ad.wr_id)) ||
 	    our_take_notice(control, &wc, &start) ||
 	    our_post_recv(control, our_wr_slot(wc.wr_id)))
 		return -1;
@@ -509,7 +533,8 @@ int our_run_client(struct our_control *control)
 	}
 	/* end excerpt subscriber */
 	/* Tell the agent how far we read: its report, and in a counted
-	 * run, the end. (Cut short by Ctrl-C, we have read it all too.) */
+	 * run, the end. (Ctrl-C that comes while we wait for an answer
+	 * ends the run before this; the agent counted that far already.) */
 	return our_post_notice(control, 0, next) ||
 	       our_await_transfers(control, 1, false, &wc);
 }
