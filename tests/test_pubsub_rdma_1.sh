@@ -72,7 +72,8 @@ test_the_publisher_for_many_is_helgrind_clean() {
 
 # A subscriber that stops reading holds the board, so the publisher can
 # run at most 64 publications past it: two subscribers of 2000 that come
-# then can finish only once it has died and its agent has left the board.
+# then are held back, and finish only once it has died and its agent has
+# left the board.
 test_a_subscriber_dying_leaves_the_others_running() {
 	require_rdma || return 0
 	local victim i
@@ -92,6 +93,14 @@ test_a_subscriber_dying_leaves_the_others_running() {
 	for i in 1 2; do
 		wait_for_line "$WORK/client.$i.out" "'s memory: 4096 bytes at " \
 			"$SERVER_PID" "$LIMIT" || fail "subscriber $i did not start"
+	done
+	# Held back: a second later neither has its 2000. (A board that did
+	# not wait for the stopped one would let them finish in a fraction
+	# of that.)
+	nap 1
+	for i in 1 2; do
+		assertFalse "subscriber $i finished while the stopped one held the board: $(cat "$WORK/client.$i.out")" \
+			"[ -e '$WORK/client.$i.status' ]"
 	done
 	kill -KILL "$victim"
 	wait_client
