@@ -60,6 +60,7 @@ const struct our_program our_server_program = {
 const char our_transfer_unit[] = "addition";
 /* One atomic at a time. */
 const uint32_t our_sends_per_transfer = 1;
+const uint32_t our_sges_per_message = 1;
 /* An atomic takes a responder resource, as an RDMA read does. */
 const uint8_t our_reads_in_flight = 1;
 

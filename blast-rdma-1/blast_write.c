@@ -86,6 +86,7 @@ const struct our_program our_server_program = {
 const char our_transfer_unit[] = "message";
 /* A write, and at most one notice for it. */
 const uint32_t our_sends_per_transfer = 2;
+const uint32_t our_sges_per_message = 1;
 const uint8_t our_reads_in_flight = 0;
 
 static uint32_t smaller(uint32_t a, uint32_t b)

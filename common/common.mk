@@ -5,8 +5,8 @@
 # path without .c: its bare name for a piece of the stage's own folder
 # (cm_thread), or by the folder of the stage that introduced it
 # (../ping-sr-0/ping). The pieces come in one variable for each part of a
-# program: EXCHANGE, PRIVATE_DATA, CM_EVENTS and COMPLETIONS (or all in
-# PIECES). Every program also links SHARED, from common/.
+# program: EXCHANGE, PRIVATE_DATA, CM_EVENTS, COMPLETIONS and POSTING (or
+# all in PIECES). Every program also links SHARED, from common/.
 # Objects go into .build/ inside the stage's folder, since two stages may
 # build the same source with different pieces.
 
@@ -15,7 +15,7 @@ COMMON := $(KIT)/common
 STAGE := $(notdir $(CURDIR))
 BUILD ?= .build
 
-PIECES ?= $(EXCHANGE) $(PRIVATE_DATA) $(CM_EVENTS) $(COMPLETIONS)
+PIECES ?= $(EXCHANGE) $(PRIVATE_DATA) $(CM_EVENTS) $(COMPLETIONS) $(POSTING)
 
 # What every program that talks over a connection shares.
 SHARED ?= options report control stats queue_pair buffers posting \
@@ -109,7 +109,7 @@ define json_entry
     "command": "$(CC) $(JSON_CFLAGS) -c -o $(BUILD)/$(notdir $(1:.c=.o)) $(1)" }
 endef
 comma := ,
-compile_commands.json: Makefile $(KIT)/common/common.mk
+compile_commands.json: $(filter-out %.d,$(MAKEFILE_LIST))
 	$(file >$@,[$(call json_entry,$(firstword $(STAGE_FILES))))
 	$(foreach f,$(wordlist 2,999,$(STAGE_FILES)),$(file >>$@,$(comma)$(call json_entry,$(f))))
 	$(file >>$@,])

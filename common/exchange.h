@@ -40,6 +40,13 @@ extern const char our_transfer_unit[];
 extern const uint32_t our_sends_per_transfer;
 
 /*
+ * The scatter-gather elements a message is sent from and received into:
+ * 1, or 2 for ping-sg-1's header and payload. The queue pair is made to
+ * take that many in a work request.
+ */
+extern const uint32_t our_sges_per_message;
+
+/*
  * The RDMA reads (and atomics) one side keeps in flight at once: 0 for
  * sends and writes. Both sides ask the CM for this many each way, in the
  * connection parameters (see our_connect and our_accept).

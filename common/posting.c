@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * posting.c - handing work requests to the queue pair.
+ * posting.c - what every way of posting shares: work request ids, scatter-
+ * gather elements, and what a failed work completion means.
  */
 
 #include <poll.h>
@@ -8,6 +9,7 @@
 
 #include "buffers.h"
 #include "cm_events.h"
+#include "completions.h"
 #include "posting.h"
 #include "report.h"
 
@@ -47,28 +49,7 @@ struct ibv_sge our_sge(const struct our_buffers *buffers, uint32_t slot,
 	};
 }
 
-int our_post_recv(struct our_control *control, uint32_t slot)
-{
-	struct ibv_sge sge = our_sge(&control->recv, slot,
-				     control->recv.slot_size);
-	struct ibv_recv_wr wr = {
-		.wr_id = our_wr_id(OUR_WR_RECV, slot),
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-	struct ibv_recv_wr *bad_wr;
-	int ret;
-
-	/* The adapter will place the next message that arrives here. */
-	ret = ibv_post_recv(control->qp, &wr, &bad_wr);
-	if (our_verb_error(ret, "ibv_post_recv slot %u, %u bytes", slot,
-			    sge.length))
-		return -1;
-	return 0;
-}
-
-/* What a work request of kind is called in messages. */
-static const char *kind_name(enum our_wr_kind kind)
+const char *our_wr_kind_name(enum our_wr_kind kind)
 {
 	switch (kind) {
 	case OUR_WR_SEND:
@@ -85,38 +66,21 @@ static const char *kind_name(enum our_wr_kind kind)
 	return "work request";
 }
 
-int our_post_send(struct our_control *control,
-		  const struct our_buffers *buffers, uint32_t slot,
-		  uint32_t length)
+int our_await_transfers(struct our_control *control, uint32_t sends,
+			bool recv, struct ibv_wc *received)
 {
-	struct ibv_sge sge = our_sge(buffers, slot, length);
-	struct ibv_send_wr wr = {
-		.wr_id = our_wr_id(OUR_WR_SEND, slot),
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_SIGNALED,
-	};
+	struct ibv_wc wc;
 
-	/* The adapter sends the bytes; a completion says it is done. */
-	return our_post_wr(control, &wr);
-}
-
-int our_post_wr(struct our_control *control, struct ibv_send_wr *wr)
-{
-	enum our_wr_kind kind = our_wr_kind(wr->wr_id);
-	struct ibv_send_wr *bad_wr;
-	int ret;
-
-	ret = ibv_post_send(control->qp, wr, &bad_wr);
-	control->counters.send_posts++;
-	control->counters.send_wrs++;
-	/* A send is what ibv_post_send does unless told otherwise. */
-	if (our_verb_error(ret, "ibv_post_send %s%sslot %u, %u bytes",
-			   kind == OUR_WR_SEND ? "" : kind_name(kind),
-			   kind == OUR_WR_SEND ? "" : " ",
-			   our_wr_slot(wr->wr_id), wr->sg_list[0].length))
-		return -1;
+	while (sends || recv) {
+		if (our_await_completion(control, &wc))
+			return -1;
+		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV) {
+			sends--;
+		} else {
+			recv = false;
+			*received = wc;
+		}
+	}
 	return 0;
 }
 
@@ -137,7 +101,7 @@ static bool peer_gone_within(struct our_control *control, unsigned ms)
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 {
 	enum our_wr_kind kind = our_wr_kind(wc->wr_id);
-	const char *what = kind_name(kind);
+	const char *what = our_wr_kind_name(kind);
 	const char *peer = control->peer_name;
 
 	our_trace(2, "work completion: %s slot %u, %s, %u bytes", what,

@@ -4,6 +4,7 @@
  */
 #include "completions.h"
 #include "exchange.h"
+#include "posting.h"
 #include "queue_pair.h"
 #include "report.h"
 
@@ -62,25 +63,21 @@ static int create_qp(struct our_control *control)
 		.cap = {
 			.max_send_wr = send_depth(control),
 			.max_recv_wr = control->buffers,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
+			.max_send_sge = our_sges_per_message,
+			.max_recv_sge = our_sges_per_message,
 		},
 		.qp_type = IBV_QPT_RC,
 		.sq_sig_all = 0,
 	};
-	int ret;
 
-	/* The CM creates the QP and will move it through its states. */
-	ret = rdma_create_qp(control->cm_id, control->pd, &attr);
-	if (our_verb_failed(ret, "rdma_create_qp RC max_send_wr=%u "
-				 "max_recv_wr=%u",
-			    send_depth(control), control->buffers))
+	/* The posting piece creates it: ibv_wr_* needs an extended one. */
+	if (our_create_qp(control, &attr))
 		return -1;
-	control->qp = control->cm_id->qp;
 	our_trace(2, "queue pair %u: max_send_wr=%u max_recv_wr=%u "
-		     "max_inline_data=%u",
+		     "max_send_sge=%u max_inline_data=%u",
 		  control->qp->qp_num, attr.cap.max_send_wr,
-		  attr.cap.max_recv_wr, attr.cap.max_inline_data);
+		  attr.cap.max_recv_wr, attr.cap.max_send_sge,
+		  attr.cap.max_inline_data);
 	return 0;
 }
 

@@ -32,24 +32,6 @@ int our_post_receives(struct our_control *control)
 	return 0;
 }
 
-int our_await_transfers(struct our_control *control, uint32_t sends,
-			bool recv, struct ibv_wc *received)
-{
-	struct ibv_wc wc;
-
-	while (sends || recv) {
-		if (our_await_completion(control, &wc))
-			return -1;
-		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV) {
-			sends--;
-		} else {
-			recv = false;
-			*received = wc;
-		}
-	}
-	return 0;
-}
-
 int our_take_notice(const struct our_control *control,
 		    const struct ibv_wc *wc, uint32_t *number)
 {

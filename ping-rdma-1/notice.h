@@ -31,14 +31,6 @@ int our_post_notice(struct our_control *control, uint32_t slot,
 int our_post_receives(struct our_control *control);
 
 /*
- * Wait for sends completions of the send queue (sends, writes and
- * reads), and for one receive when recv is true: its work completion is
- * copied to *received. Returns 0, or -1 (see our_await_completion).
- */
-int our_await_transfers(struct our_control *control, uint32_t sends,
-			bool recv, struct ibv_wc *received);
-
-/*
  * A message arrived (its work completion is wc): when it is a notice,
  * put its number in *number and return 0; otherwise report what it was,
  * and return -1.

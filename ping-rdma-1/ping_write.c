@@ -46,6 +46,7 @@ const struct our_program our_server_program = {
 const char our_transfer_unit[] = "round trip";
 /* The write, and the notice that follows it. */
 const uint32_t our_sends_per_transfer = 2;
+const uint32_t our_sges_per_message = 1;
 /* Writes need no RDMA read resources. */
 const uint8_t our_reads_in_flight = 0;
 

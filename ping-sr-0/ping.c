@@ -34,6 +34,7 @@ const struct our_program our_server_program = {
 
 const char our_transfer_unit[] = "round trip";
 const uint32_t our_sends_per_transfer = 1;
+const uint32_t our_sges_per_message = 1;
 const uint8_t our_reads_in_flight = 0;
 
 /* The slot the agent's ping number i lands in, and its pong leaves from. */
@@ -95,16 +96,10 @@ static int await_transfers(struct our_control *control, bool send, bool recv,
 {
 	struct ibv_wc wc;
 
-	while (send || recv) {
-		if (our_await_completion(control, &wc))
-			return -1;
-		if (our_wr_kind(wc.wr_id) == OUR_WR_SEND) {
-			send = false;
-		} else {
-			recv = false;
-			*length_ok = expected_length(control, &wc, number);
-		}
-	}
+	if (our_await_transfers(control, send, recv, &wc))
+		return -1;
+	if (recv)
+		*length_ok = expected_length(control, &wc, number);
 	return 0;
 }
 

@@ -104,6 +104,7 @@ const struct our_program our_server_program = {
 const char our_transfer_unit[] = "publication";
 /* A read, and room for the notice that asks for more. */
 const uint32_t our_sends_per_transfer = 2;
+const uint32_t our_sges_per_message = 1;
 /* A subscriber's reads in flight at once; more of a chain wait their
  * turn on the send queue. */
 const uint8_t our_reads_in_flight = 4;

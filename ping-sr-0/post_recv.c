@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+/*
+ * post_recv.c - posting a receive with ibv_post_recv: a work request the
+ * program fills in, naming where the next message that arrives goes.
+ * Every way of posting in the kit posts its receives so (ping-wr-1's
+ * ibv_wr_* interface has none for receives).
+ */
+#include "buffers.h"
+#include "posting.h"
+#include "report.h"
+
+int our_post_recv(struct our_control *control, uint32_t slot)
+{
+	struct ibv_sge sge = our_sge(&control->recv, slot,
+				     control->recv.slot_size);
+	struct ibv_recv_wr wr = {
+		.wr_id = our_wr_id(OUR_WR_RECV, slot),
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+	struct ibv_recv_wr *bad_wr;
+	int ret;
+
+	/* The adapter will place the next message that arrives here. */
+	ret = ibv_post_recv(control->qp, &wr, &bad_wr);
+	if (our_verb_error(ret, "ibv_post_recv slot %u, %u bytes", slot,
+			    sge.length))
+		return -1;
+	return 0;
+}
