@@ -89,8 +89,13 @@ int our_setup_buffers(struct our_control *control, struct our_buffer_plan plan)
 			     plan.remote_size, plan.remote_access,
 			     plan.remote_memory, "remote"))
 		goto out_deregister_recv;
+	if (register_buffers(control, &control->heads, plan.head_slots,
+			     plan.head_size, 0, NULL, "header"))
+		goto out_deregister_remote;
 	return 0;
 
+out_deregister_remote:
+	deregister_buffers(&control->remote, "remote");
 out_deregister_recv:
 	deregister_buffers(&control->recv, "receive");
 out_deregister_send:
@@ -100,6 +105,7 @@ out_deregister_send:
 
 void our_unsetup_buffers(struct our_control *control)
 {
+	deregister_buffers(&control->heads, "header");
 	deregister_buffers(&control->remote, "remote");
 	deregister_buffers(&control->recv, "receive");
 	deregister_buffers(&control->send, "send");

@@ -24,14 +24,18 @@ struct our_buffer_plan {
 	 * is registered here but neither allocated nor freed. NULL: the
 	 * slots are allocated. */
 	void *remote_memory;
+	/* Small headers sent and received beside each message's payload,
+	 * each in a scatter-gather element of its own (ping-sg-1 on). */
+	uint32_t head_slots;
+	uint32_t head_size; /* bytes per header slot */
 };
 
 /*
- * Allocate and register control->send, control->recv and control->remote
- * as plan says (none where it says 0 slots). Send and receive slots get
- * local access only: send/recv needs nothing remote. Remote slots get
- * exactly plan.remote_access besides (in plan.remote_memory, where it
- * says). Returns 0, or -1 (reported) with
+ * Allocate and register control->send, control->recv, control->remote and
+ * control->heads as plan says (none where it says 0 slots). Send, receive
+ * and header slots get local access only: send/recv needs nothing remote.
+ * Remote slots get exactly plan.remote_access besides (in
+ * plan.remote_memory, where it says). Returns 0, or -1 (reported) with
  * nothing left registered. Undo with our_unsetup_buffers().
  */
 int our_setup_buffers(struct our_control *control, struct our_buffer_plan plan);

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ping_sg.c - the ping-pong with each message in two pieces: a header
+ * that numbers it, and the payload.
+ *
+ * The two pieces live apart, the headers in a small buffer of their own
+ * and the payloads in the send and receive slots. A send gathers a
+ * message from both in one work request, with a list of two
+ * scatter-gather elements; a receive scatters it back into two places.
+ * Neither side copies a byte to put a message together or take it
+ * apart. The agent sends each ping back from where its two pieces
+ * landed.
+ */
+#include <arpa/inet.h>
+
+#include "buffers.h"
+#include "cm_events.h"
+#include "completions.h"
+#include "exchange.h"
+#include "posting.h"
+#include "private_data.h"
+#include "report.h"
+
+const struct our_program our_client_program = {
+	.name = "client",
+	.purpose = "Send pings, each a header and a payload, to a ping-pong "
+		   "server over RDMA and time them.",
+	.role = OUR_CLIENT,
+	.accepts = OUR_ACCEPTS_TRANSFER,
+	.timed = &our_cm_sees_hang_up,
+};
+
+const struct our_program our_server_program = {
+	.name = "server",
+	.purpose = "Answer one ping-pong client over RDMA, each message a "
+		   "header and a payload, then exit.",
+	.role = OUR_SERVER,
+	.told_by_client = &our_client_sets_run,
+	.accepts = OUR_ACCEPTS_TRANSFER,
+};
+
+const char our_transfer_unit[] = "round trip";
+const uint32_t our_sends_per_transfer = 1;
+const uint32_t our_sges_per_message = 2;
+const uint8_t our_reads_in_flight = 0;
+
+/* What goes before each payload, in a scatter-gather element of its own
+ * (on the wire, in network byte order). */
+struct our_head {
+	uint32_t number; /* the ping's number, from 0 */
+	uint32_t length; /* the payload's bytes: the client's -s */
+};
+
+/* The client's header slots: the ping's going out, the pong's coming in. */
+#define OUR_PING_HEAD 0
+#define OUR_PONG_HEAD 1
+
+/* The agent's slot (header and payload) for ping number i. */
+#define OUR_AGENT_SLOT(i) ((i) % 2)
+
+struct our_buffer_plan our_client_buffers(const struct our_control *control)
+{
+	return (struct our_buffer_plan){
+		.send_slots = 1, .send_size = control->size,
+		.recv_slots = 1, .recv_size = control->size,
+		.head_slots = 2, .head_size = sizeof(struct our_head),
+	};
+}
+
+struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+{
+	/* Two of each, so that the next ping's receive can go up while
+	 * the last pong is still being sent from the other. */
+	return (struct our_buffer_plan){
+		.recv_slots = 2, .recv_size = control->size,
+		.head_slots = 2, .head_size = sizeof(struct our_head),
+	};
+}
+
+/* The two pieces of a message: header slot head, payload slot slot. */
+static void message_sges(const struct our_control *control,
+			 const struct our_buffers *payloads, uint32_t head,
+			 uint32_t slot, struct ibv_sge sges[2])
+{
+	sges[0] = our_sge(&control->heads, head, sizeof(struct our_head));
+	sges[1] = our_sge(payloads, slot, control->size);
+}
+
+/* Post a receive that puts the next message's header into header slot
+ * head and its payload into receive slot slot. */
+static int post_receive(struct our_control *control, uint32_t head,
+			uint32_t slot)
+{
+	struct ibv_sge sges[2];
+
+	message_sges(control, &control->recv, head, slot, sges);
+	return our_post_recvv(control, our_wr_id(OUR_WR_RECV, slot), sges, 2);
+}
+
+/* Post the send of header slot head and send or receive slot slot. */
+static int post_message(struct our_control *control,
+			const struct our_buffers *payloads, uint32_t head,
+			uint32_t slot)
+{
+	struct ibv_sge sges[2];
+
+	message_sges(control, payloads, head, slot, sges);
+	return our_post_sendv(control, our_wr_id(OUR_WR_SEND, slot), sges, 2);
+}
+
+int our_prepare_client(struct our_control *control)
+{
+	return post_receive(control, OUR_PONG_HEAD, 0);
+}
+
+int our_prepare_agent(struct our_control *control)
+{
+	return post_receive(control, OUR_AGENT_SLOT(0), OUR_AGENT_SLOT(0));
+}
+
+/*
+ * The message that wc brought, header in header slot head: true when it
+ * is number's and as long as we agreed; otherwise says what it was.
+ */
+static bool expected_message(const struct our_control *control,
+			     const struct ibv_wc *wc, uint32_t head,
+			     uint32_t number)
+{
+	const struct our_head *h = (const void *)our_slot(&control->heads,
+							  head);
+	uint32_t expected = sizeof(*h) + control->size;
+
+	if (wc->byte_len != expected) {
+		our_error("size mismatch: message %u from %s has %u bytes, "
+			  "we expect %u (a %zu-byte header and %u of payload)",
+			  number, control->peer_name, wc->byte_len, expected,
+			  sizeof(*h), control->size);
+		return false;
+	}
+	if (ntohl(h->number) != number || ntohl(h->length) != control->size) {
+		our_error("message %u from %s has the header of message %u "
+			  "with %u bytes of payload",
+			  number, control->peer_name, ntohl(h->number),
+			  ntohl(h->length));
+		return false;
+	}
+	return true;
+}
+
+int our_run_client(struct our_control *control)
+{
+	struct our_head *head = (void *)our_slot(&control->heads,
+						 OUR_PING_HEAD);
+	char *ping = our_slot(&control->send, 0);
+	struct ibv_wc wc;
+
+	our_fill_data(ping, control->size, 0);
+	head->length = htonl(control->size);
+	for (uint32_t i = 0; our_keep_going(control, i); i++) {
+		uint64_t start = our_now_ns();
+
+		/* The pong's receive is up: from our_prepare_client, or
+		 * from the end of the last round trip. */
+		if (i > 0 && post_receive(control, OUR_PONG_HEAD, 0))
+			return -1;
+		head->number = htonl(i);
+		if (control->verify)
+			our_fill_data(ping, control->size, i);
+		if (post_message(control, &control->send, OUR_PING_HEAD, 0) ||
+		    our_await_transfers(control, 1, true, &wc) ||
+		    !expected_message(control, &wc, OUR_PONG_HEAD, i))
+			return -1;
+		if (control->verify &&
+		    !our_verify_data(our_slot(&control->recv, 0),
+				     control->size, i)) {
+			our_error("pong %u differs from its ping", i);
+			return -1;
+		}
+		our_count_transfer(&control->stats, 2ull * control->size,
+				   our_now_ns() - start);
+	}
+	return 0;
+}
+
+int our_run_agent(struct our_control *control)
+{
+	uint32_t sending = 0; /* the last pong's send, until it completes */
+	uint64_t start = our_now_ns();
+	struct ibv_wc wc;
+
+	for (uint32_t i = 0; our_keep_going(control, i); i++) {
+		uint32_t slot = OUR_AGENT_SLOT(i);
+
+		/* The last pong's send may complete before or after this
+		 * ping arrives; once it has, its slots are free. */
+		if (our_await_transfers(control, sending, true, &wc))
+			return -1;
+		if (!expected_message(control, &wc, slot, i) ||
+		    (control->verify &&
+		     !our_verify_data(our_slot(&control->recv, slot),
+				      control->size, i)))
+			return -1;
+		/* The next ping's receive goes up first, into the other
+		 * slots; then the pong: the ping's own header and payload,
+		 * gathered from where they landed. */
+		if (post_receive(control, OUR_AGENT_SLOT(i + 1),
+				 OUR_AGENT_SLOT(i + 1)) ||
+		    post_message(control, &control->recv, slot, slot))
+			return -1;
+		sending = 1;
+		our_count_transfer(&control->stats, 2ull * control->size,
+				   our_now_ns() - start);
+		start = our_now_ns();
+	}
+	return our_await_transfers(control, sending, false, &wc);
+}
+
+void our_print_exchange_counters(const struct our_control *control)
+{
+	(void)control; /* one send and one receive a round trip, as ping.c */
+}
