@@ -100,6 +100,9 @@ struct our_control {
 	struct ibv_comp_channel *completion_channel; /* NULL: busy polling */
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
+	/* The bytes a send may carry inline, as the device gave them when
+	 * the queue pair was created (ping-wr-1's posting piece uses it). */
+	uint32_t max_inline;
 	/* Work completions polled together and not yet handed out, for
 	 * the piece that polls in batches (blast-rdma-1). */
 	struct ibv_wc *polled;
@@ -110,6 +113,7 @@ struct our_control {
 	struct our_buffers send;
 	struct our_buffers recv;
 	struct our_buffers remote; /* what the peer reaches by RDMA, if any */
+	struct our_buffers heads;  /* messages' headers (ping-sg-1 on) */
 	struct our_peer_memory peer_memory; /* what we reach in the peer */
 	/* What the agents of a server for many clients share, if anything
 	 * (atomic-1's counter): the server's, not the agent's. */

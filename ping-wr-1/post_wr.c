@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/*
+ * post_wr.c - creating an extended queue pair, and posting sends with
+ * its ibv_wr_* interface, inline when they fit.
+ *
+ * There is no work request struct to fill in: between ibv_wr_start and
+ * ibv_wr_complete the program calls one function per work request
+ * (ibv_wr_send, ibv_wr_rdma_write, ibv_wr_atomic_fetch_add...), each
+ * followed by a setter for its data (ibv_wr_set_sge,
+ * ibv_wr_set_inline_data...). ibv_wr_complete posts them all at once;
+ * ibv_wr_abort drops them, nothing posted. The queue pair must be
+ * created extended, saying which operations it will be asked for.
+ * Receives have no such interface: ping-sr-0's post_recv.c posts them.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "buffers.h"
+#include "posting.h"
+#include "report.h"
+
+/*
+ * The inline data we ask the queue pair for: bytes a send may carry in
+ * the work request itself, copied by the CPU when it is posted, so that
+ * the adapter need not read them from memory. Devices commonly take this
+ * much; one that takes none gets a queue pair without (see
+ * create_qp_ex).
+ */
+#define OUR_INLINE_ASK 256u
+
+/* The operations this piece will ask of the queue pair. */
+#define OUR_SEND_OPS IBV_QP_EX_WITH_SEND
+
+/* Create the extended queue pair, asking for inline_ask inline bytes. */
+static int create_qp_ex(struct our_control *control,
+			struct ibv_qp_init_attr_ex *attr, uint32_t inline_ask)
+{
+	int ret;
+
+	attr->cap.max_inline_data = inline_ask;
+	ret = rdma_create_qp_ex(control->cm_id, attr);
+	if (ret && inline_ask && errno == EINVAL) {
+		our_trace(1, "rdma_create_qp_ex with max_inline_data=%u: %s; "
+			     "trying without inline data",
+			  inline_ask, strerror(errno));
+		return create_qp_ex(control, attr, 0);
+	}
+	if (our_verb_failed(ret, "rdma_create_qp_ex RC max_send_wr=%u "
+				 "max_recv_wr=%u max_inline_data=%u",
+			    attr->cap.max_send_wr, attr->cap.max_recv_wr,
+			    inline_ask))
+		return -1;
+	return 0;
+}
+
+int our_create_qp(struct our_control *control, struct ibv_qp_init_attr *attr)
+{
+	struct ibv_qp_init_attr_ex ex = {
+		.send_cq = attr->send_cq,
+		.recv_cq = attr->recv_cq,
+		.cap = attr->cap,
+		.qp_type = attr->qp_type,
+		.sq_sig_all = attr->sq_sig_all,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = control->pd,
+		.send_ops_flags = OUR_SEND_OPS,
+	};
+
+	if (create_qp_ex(control, &ex, OUR_INLINE_ASK))
+		return -1;
+	control->qp = control->cm_id->qp;
+	/* What the device gave, which may be more than we asked: the
+	 * sends that fit in it go inline. */
+	attr->cap = ex.cap;
+	control->max_inline = ex.cap.max_inline_data;
+	our_trace(1, "extended queue pair: sends of up to %u bytes go inline",
+		  control->max_inline);
+	return 0;
+}
+
+int our_post_send(struct our_control *control,
+		  const struct our_buffers *buffers, uint32_t slot,
+		  uint32_t length)
+{
+	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(control->qp);
+	bool inline_data = length <= control->max_inline;
+	char *data = our_slot(buffers, slot);
+	int ret;
+
+	/* From here to ibv_wr_complete or ibv_wr_abort the send queue is
+	 * ours: another thread that posted on this queue pair would wait
+	 * (the provider may hold a lock), so nothing may return between. */
+	ibv_wr_start(qpx);
+	qpx->wr_id = our_wr_id(OUR_WR_SEND, slot);
+	qpx->wr_flags = IBV_SEND_SIGNALED | (inline_data ? IBV_SEND_INLINE : 0);
+	ibv_wr_send(qpx);
+	/* The piece checks what it is given as it builds the work request,
+	 * as a program that builds many at once would: a send that would
+	 * read past its slot is given up, and nothing is posted. */
+	if (slot >= buffers->slots || length > buffers->slot_size) {
+		ibv_wr_abort(qpx);
+		our_error("a send of %u bytes from slot %u of %u-byte slots: "
+			  "not posted",
+			  length, slot, buffers->slot_size);
+		return -1;
+	}
+	/* Inline, the bytes are copied into the work request now: the
+	 * slot may be written again at once. Otherwise the adapter reads
+	 * them later, from registered memory. */
+	if (inline_data)
+		ibv_wr_set_inline_data(qpx, data, length);
+	else
+		ibv_wr_set_sge(qpx, buffers->mr->lkey, (uintptr_t)data, length);
+	ret = ibv_wr_complete(qpx);
+	control->counters.send_posts++;
+	control->counters.send_wrs++;
+	if (our_verb_error(ret, "ibv_wr_complete: send slot %u, %u bytes%s",
+			   slot, length, inline_data ? " inline" : ""))
+		return -1;
+	return 0;
+}
