@@ -17,7 +17,8 @@
 
 # The folders with programs to install; tests/ builds a test client too.
 STAGES = devices ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2 \
-	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1
+	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1 \
+	ping-sg-1 ping-post-1 ping-wr-1
 BUILT = $(STAGES) tests
 LAB = labs/lab
 # make check builds on every CPU of the host.

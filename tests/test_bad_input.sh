@@ -6,7 +6,8 @@
 
 # The stages whose programs take the ping-pong command line.
 STAGES=${OUR_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
-	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1}
+	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1
+	ping-sg-1 ping-post-1 ping-wr-1}
 # The option parser is one piece of code for every program; what differs
 # is the program it describes: a ping client without -D, one with it, and
 # blast's, with -b; a server that takes -c and -s, and servers whose
@@ -75,7 +76,8 @@ test_a_server_refuses_what_its_client_sets() {
 	local stage option
 
 	for stage in ping-sr-1 ping-sr-4 blast-sr-2 ping-rdma-1 ping-rdma-2 \
-		blast-rdma-1 atomic-1 pubsub-rdma-1; do
+		blast-rdma-1 atomic-1 pubsub-rdma-1 ping-sg-1 ping-post-1 \
+		ping-wr-1; do
 		for option in -c -s -v; do
 			refused 2 "^server: option '$option' is not taken here: the client sets the run" \
 				"$KIT/$stage/server" "$option" 10

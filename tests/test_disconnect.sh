@@ -7,7 +7,8 @@
 # and exits within 5 seconds. Each watching stage loses its peer many
 # times in a row, at different moments of the run: the send/recv stages,
 # and ping-rdma-1, ping-rdma-2, blast-rdma-1 and atomic-1, whose RDMA
-# writes, reads and atomics fail as sends do when the peer goes.
+# writes, reads and atomics fail as sends do when the peer goes; and
+# ping-sg-1, ping-post-1 and ping-wr-1, a third as many times.
 . "$(dirname "$0")/lib.sh"
 
 # Kills per stage: half of them the client, half the server.
@@ -204,6 +205,15 @@ test_ping_rdma_1_and_2_survive_their_peers_dying() {
 
 test_blast_rdma_1_and_atomic_1_survive_their_peers_dying() {
 	kill_two blast-rdma-1 atomic-1
+}
+
+# The posting stages differ from ping-sr-2 in how they post, not in how
+# they watch the connection: a list of pieces, rdma_post_* and ibv_wr_*
+# meet a peer that has gone as one piece and ibv_post_* do, with flushed
+# work. A third of the kills each.
+test_posting_stages_survive_their_peers_dying() {
+	KILLS=$((KILLS / 3)) kill_two ping-sg-1 ping-post-1
+	KILLS=$((KILLS / 3)) kill_two ping-wr-1
 }
 
 . shunit2

@@ -85,6 +85,16 @@ test_make_diff_shows_each_stages_lesson() {
 		"### added: ping-rdma-1/memory_wire.h (in blast-rdma-1, not in blast-sr-2)" \
 		"### added: ping-rdma-1/notice.h (in blast-rdma-1, not in blast-sr-2)" \
 		"### added: ping-rdma-1/remote_memory.h (in blast-rdma-1, not in blast-sr-2)"
+	# The three ways to post: only the posting piece changes.
+	headings_are ping-sr-2 ping-sg-1 \
+		"### replaces ping-sr-0/ping.c: ping-sg-1/ping_sg.c, shown whole" \
+		"### replaces ping-sr-0/post_recv.c: ping-sg-1/recv_lists.c, shown whole" \
+		"### added: ping-sg-1/send_lists.c (in ping-sg-1, not in ping-sr-2)"
+	headings_are ping-sg-1 ping-post-1 \
+		"### replaces ping-sg-1/recv_lists.c: ping-post-1/post_rdma.c, shown whole" \
+		"### dropped: ping-sg-1/send_lists.c (in ping-sg-1, not in ping-post-1)"
+	headings_are ping-sr-2 ping-wr-1 \
+		"### replaces ping-sr-0/post_verbs.c: ping-wr-1/post_wr.c, shown whole"
 	# Turned round, it names what going back drops.
 	headings_are ping-sr-3 ping-sr-2 \
 		"### replaces ping-sr-3/completions_channel.c: ping-sr-0/completions_busy.c, shown whole" \
@@ -107,7 +117,7 @@ test_each_stage_tells_editors_the_files_it_compiles() {
 	assert_output "$json" "-DOUR_STAGE=.*ping-sr-3"
 	assertFalse "ping-sr-3 is not told of busy polling" \
 		"has_line '$json' 'completions_busy'"
-	assertEquals "ping-sr-3 compiles 18 files" 18 \
+	assertEquals "ping-sr-3 compiles 20 files" 20 \
 		"$(grep -c '"file":' "$json")"
 }
 

@@ -8,7 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 
 STAGES=${OUR_SINGLE_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
-	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1}
+	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1
+	ping-sg-1 ping-post-1 ping-wr-1}
 # valgrind is slow in the emulated lab: allow it time.
 LIMIT=${OUR_VALGRIND_LIMIT:-300}
 

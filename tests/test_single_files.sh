@@ -10,7 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 
 STAGES=${OUR_SINGLE_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
-	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1}
+	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1
+	ping-sg-1 ping-post-1 ping-wr-1}
 
 # single_holds STAGE PROGRAM REGEX: the single file of PROGRAM of STAGE
 # has a line matching the extended REGEX.
@@ -80,6 +81,15 @@ test_single_files_hold_what_their_program_runs() {
 	single_holds pubsub-rdma-1 server 'IBV_ACCESS_REMOTE_READ'
 	single_holds pubsub-rdma-1 server 'pthread_cond_timedwait'
 	single_lacks pubsub-rdma-1 server 'IBV_WR_ATOMIC|check_atomics'
+	single_holds ping-sg-1 client 'num_sge = \(int\)n'
+	single_lacks ping-sg-1 client 'rdma_post_sendv\(|ibv_wr_start'
+	single_holds ping-post-1 client 'rdma_post_sendv'
+	single_holds ping-post-1 server 'rdma_post_recvv'
+	single_lacks ping-post-1 client '[^_]ibv_post_send\(|ibv_wr_start'
+	single_holds ping-wr-1 client 'ibv_wr_set_inline_data\('
+	single_holds ping-wr-1 server 'rdma_create_qp_ex'
+	single_lacks ping-wr-1 client 'ibv_post_send\(|rdma_post_sendv\(|rdma_create_qp\('
+	single_lacks ping-sr-2 client 'our_post_sendv|ibv_wr_start'
 	single_lacks ping-rdma-1 server 'our_setup_shared|our_report_shared'
 	single_lacks ping-sr-2 client 'IBV_WR_RDMA_WRITE|our_advertise_memory'
 	single_lacks devices devices 'ibv_post_send\(|rdma_create_id\('
