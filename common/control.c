@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "control.h"
 #include "exchange.h"
 #include "interrupt.h"
@@ -71,4 +72,13 @@ int our_end_of_run(const struct our_control *control, int ret)
 		break;
 	}
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+bool our_pong_verified(const struct our_control *control, const char *pong,
+		       uint32_t number)
+{
+	if (!control->verify || our_verify_data(pong, control->size, number))
+		return true;
+	our_error("pong %u differs from its ping", number);
+	return false;
 }

@@ -149,4 +149,11 @@ bool our_keep_going(struct our_control *control, uint64_t done);
  */
 int our_end_of_run(const struct our_control *control, int ret);
 
+/*
+ * A ping-pong's client: true when pong, -s bytes, is ping number's, or
+ * when -v was not asked for; otherwise says which pong differs.
+ */
+bool our_pong_verified(const struct our_control *control, const char *pong,
+		       uint32_t number);
+
 #endif

@@ -137,11 +137,8 @@ int our_run_client(struct our_control *control)
 		if (!our_expected_notice(control, &wc, i))
 			return -1;
 		/* The notice came after the pong: the pong is here. */
-		if (control->verify &&
-		    !our_verify_data(pong, control->size, i)) {
-			our_error("pong %u differs from its ping", i);
+		if (!our_pong_verified(control, pong, i))
 			return -1;
-		}
 		our_count_transfer(&control->stats, 2ull * control->size,
 				   our_now_ns() - start);
 	}

@@ -176,11 +176,8 @@ int our_run_client(struct our_control *control)
 		if (post_read(control, OUR_PONG_SLOT, control->size) ||
 		    our_await_transfers(control, 1, false, &wc))
 			return -1;
-		if (control->verify &&
-		    !our_verify_data(pong, control->size, i)) {
-			our_error("pong %u differs from its ping", i);
+		if (!our_pong_verified(control, pong, i))
 			return -1;
-		}
 		our_count_transfer(&control->stats, 2ull * control->size,
 				   our_now_ns() - start);
 	}

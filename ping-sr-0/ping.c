@@ -125,11 +125,8 @@ int our_run_client(struct our_control *control)
 			return -1;
 		if (!length_ok)
 			return -1;
-		if (control->verify &&
-		    !our_verify_data(pong, control->size, i)) {
-			our_error("pong %u differs from its ping", i);
+		if (!our_pong_verified(control, pong, i))
 			return -1;
-		}
 		our_count_transfer(&control->stats, 2ull * control->size,
 				   our_now_ns() - start);
 	}
