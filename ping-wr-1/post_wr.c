@@ -91,6 +91,7 @@ int our_post_send(struct our_control *control,
 	/* From here to ibv_wr_complete or ibv_wr_abort the send queue is
 	 * ours: another thread that posted on this queue pair would wait
 	 * (the provider may hold a lock), so nothing may return between. */
+	/* excerpt batch */
 	ibv_wr_start(qpx);
 	qpx->wr_id = our_wr_id(OUR_WR_SEND, slot);
 	qpx->wr_flags = IBV_SEND_SIGNALED | (inline_data ? IBV_SEND_INLINE : 0);
@@ -113,6 +114,7 @@ int our_post_send(struct our_control *control,
 	else
 		ibv_wr_set_sge(qpx, buffers->mr->lkey, (uintptr_t)data, length);
 	ret = ibv_wr_complete(qpx);
+	/* end excerpt batch */
 	control->counters.send_posts++;
 	control->counters.send_wrs++;
 	if (our_verb_error(ret, "ibv_wr_complete: send slot %u, %u bytes%s",

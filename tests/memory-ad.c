@@ -14,36 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "completions.h"
 #include "memory_wire.h"
 #include "remote_memory.h"
 #include "report.h"
-
-/* posting.c asks these of a failed work completion; none happens here. */
-bool our_connection_lost(struct our_control *control)
-{
-	(void)control;
-	return false;
-}
-
-/* Nor is a completion awaited. */
-int our_await_completion(struct our_control *control, struct ibv_wc *wc)
-{
-	(void)control;
-	(void)wc;
-	return -1;
-}
-
-bool our_peer_disconnected(struct our_control *control)
-{
-	(void)control;
-	return false;
-}
-
-uint64_t our_now_ns(void)
-{
-	return 0;
-}
 
 /* A good advertisement: 4096 bytes at 0x1122334455667788, rkey 0xabcd. */
 static struct our_memory_ad good_ad(void)

@@ -7,7 +7,8 @@
 # fits). Each is verified from 1 byte to 1 MiB; each side's trace names
 # the verb that posted every send and receive; ping-wr-1 sends inline
 # exactly the messages that fit in what the device gave, read back after
-# the queue pair was created; its two sides run under memcheck to Ctrl-C
+# the queue pair was created, and gives up a send found wrong while it is
+# built (tests/wr-abort); its two sides run under memcheck to Ctrl-C
 # (the whole runs of all three under memcheck are test_single.sh's, their
 # peers' deaths test_disconnect.sh's).
 . "$(dirname "$0")/lib.sh"
@@ -93,6 +94,20 @@ test_inline_exactly_when_the_message_fits() {
 	[ "${max:-0}" -gt 1 ] || return
 	inline_sends "$max" 30
 	inline_sends $((max + 1)) 0
+}
+
+# A send found wrong while it is built is given up (ibv_wr_abort), with
+# its reason, and the next send on the queue pair comes back: a batch
+# left open would make it wait, for ever, in ibv_wr_start.
+test_a_send_found_wrong_is_given_up_and_the_next_goes_on() {
+	require_rdma || return 0
+
+	LIMIT=30 run_program "$KIT/tests/wr-abort" "$ADDR"
+	assertEquals "wr-abort; $(cat "$WORK/program.out")" 0 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^wr-abort: a send of 64 bytes from slot 1 of 64-byte slots: not posted\$"
+	assert_output "$WORK/program.out" \
+		"^wr-abort: the next send came back from ibv_wr_complete\$"
 }
 
 # Both sides of ping-wr-1 under memcheck, in a run that Ctrl-C ends.

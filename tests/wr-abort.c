@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wr-abort.c - a test of ping-wr-1's posting piece on the real device: a
+ * send found wrong while it is built (here, from a slot that does not
+ * exist) is given up with ibv_wr_abort and reported, and the queue pair
+ * is left free for the next send. A batch left open would make the next
+ * ibv_wr_start wait for ever (Soft-RoCE's provider holds a lock from
+ * ibv_wr_start to ibv_wr_complete or ibv_wr_abort): the suite runs this
+ * bounded in time.
+ *
+ * No connection is needed: the queue pair is created on a CM id bound to
+ * the device's address, and stays in its first state, where the device
+ * may take or refuse the send; either way ibv_wr_complete returns.
+ *
+ * usage: wr-abort ADDRESS   (exits 0 when the send was given up and the
+ *                            next one came back from ibv_wr_complete)
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+
+#include "buffers.h"
+#include "posting.h"
+#include "report.h"
+
+/* The queue pair of control's bound id, for sends of slot_size bytes. */
+static int setup(struct our_control *control, const char *address,
+		 uint32_t slot_size)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct ibv_qp_init_attr attr = {
+		.cap = { .max_send_wr = 2, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+
+	if (inet_pton(AF_INET, address, &sin.sin_addr) != 1) {
+		our_error("not an IPv4 address: %s", address);
+		return -1;
+	}
+	if (our_verb_failed(rdma_create_id(NULL, &control->cm_id, NULL,
+					   RDMA_PS_TCP), "rdma_create_id"))
+		return -1;
+	if (our_verb_failed(rdma_bind_addr(control->cm_id,
+					   (struct sockaddr *)&sin),
+			    "rdma_bind_addr %s", address) ||
+	    !control->cm_id->verbs) {
+		our_error("no RDMA device at %s", address);
+		goto out_destroy_id;
+	}
+	control->pd = ibv_alloc_pd(control->cm_id->verbs);
+	if (our_verb_null(control->pd, "ibv_alloc_pd"))
+		goto out_destroy_id;
+	control->cq = ibv_create_cq(control->cm_id->verbs, 4, NULL, NULL, 0);
+	if (our_verb_null(control->cq, "ibv_create_cq"))
+		goto out_dealloc_pd;
+	attr.send_cq = control->cq;
+	attr.recv_cq = control->cq;
+	if (our_create_qp(control, &attr))
+		goto out_destroy_cq;
+	if (our_setup_buffers(control, (struct our_buffer_plan){
+					.send_slots = 1,
+					.send_size = slot_size }))
+		goto out_destroy_qp;
+	return 0;
+
+out_destroy_qp:
+	rdma_destroy_qp(control->cm_id);
+out_destroy_cq:
+	ibv_destroy_cq(control->cq);
+out_dealloc_pd:
+	ibv_dealloc_pd(control->pd);
+out_destroy_id:
+	rdma_destroy_id(control->cm_id);
+	return -1;
+}
+
+static void unsetup(struct our_control *control)
+{
+	our_unsetup_buffers(control);
+	rdma_destroy_qp(control->cm_id);
+	ibv_destroy_cq(control->cq);
+	ibv_dealloc_pd(control->pd);
+	rdma_destroy_id(control->cm_id);
+}
+
+int main(int argc, char *argv[])
+{
+	struct our_control control = { 0 };
+	int failed;
+
+	our_program_name = "wr-abort";
+	if (argc != 2) {
+		fprintf(stderr, "usage: wr-abort ADDRESS\n");
+		return 2;
+	}
+	if (setup(&control, argv[1], 64))
+		return 1;
+	/* Slot 1 of one: given up after ibv_wr_send, nothing posted. */
+	failed = our_post_send(&control, &control.send, 1, 64) != -1;
+	if (failed)
+		our_error("a send from a slot that does not exist was posted");
+	/* The next send starts a batch of its own: it comes back. */
+	our_post_send(&control, &control.send, 0, 64);
+	printf("wr-abort: the next send came back from ibv_wr_complete\n");
+	unsetup(&control);
+	return failed;
+}
