@@ -3,7 +3,8 @@
  * exchange.h - what the client and the agent do once connected.
  *
  * Each program links exactly one piece that implements this header:
- *   ping-sr-0/ping.c    ping-pong round trips (ping-sr-0 to ping-sr-4)
+ *   ping-sr-0/ping.c    ping-pong round trips (ping-sr-0 to ping-sr-4,
+ *                       ping-wr-1)
  *   blast-sr-2/blast.c  a one-way stream with flow control (blast-sr-2)
  *   ping-rdma-1/ping_write.c  ping-pong by RDMA write, each write told
  *                       by a send (ping-rdma-1)
@@ -15,6 +16,8 @@
  *                       on a counter the agents share (atomic-1)
  *   pubsub-rdma-1/board.c  publications on a board the agents share,
  *                       which each subscriber reads (pubsub-rdma-1)
+ *   ping-sg-1/ping_sg.c  ping-pong of messages in two pieces, a header
+ *                       and a payload (ping-sg-1, ping-post-1)
  * The client's and the agent's steps (ping-sr-0/client.c and agent.c)
  * are the same for every stage; the exchange is one of the pieces.
  */

@@ -75,7 +75,8 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 		if (our_await_completion(control, &wc))
 			return -1;
 		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV) {
-			sends--;
+			if (sends > 0)
+				sends--;
 		} else {
 			recv = false;
 			*received = wc;

@@ -72,8 +72,8 @@ int our_post_sendv(struct our_control *control, uint64_t wr_id,
 		   struct ibv_sge *sges, uint32_t n);
 
 /*
- * Wait for sends completions of the send queue (sends, writes and
- * reads), and for one receive when recv is true: its work completion is
+ * Wait for sends completions on the send queue (sends, writes, reads
+ * and atomics), and for one receive when recv is true: its work completion is
  * copied to *received. Returns 0, or -1 (see our_await_completion).
  */
 int our_await_transfers(struct our_control *control, uint32_t sends,

@@ -10,10 +10,23 @@
  * its memory region, rdma_post_write and rdma_post_read add the peer's
  * address and rkey.
  */
+#include <errno.h>
 #include <rdma/rdma_verbs.h>
 
 #include "posting.h"
 #include "report.h"
+
+/*
+ * The helpers put the provider's error number in errno as it came, and
+ * some providers give it negative (Soft-RoCE's -ENOMEM): make it an
+ * error number, for the message. Returns ret.
+ */
+static int positive_errno(int ret)
+{
+	if (ret && errno < 0)
+		errno = -errno;
+	return ret;
+}
 
 /* The context the helpers carry as the work request id. Our ids fit a
  * pointer on the 64-bit machines the kit is built for. */
@@ -30,7 +43,8 @@ int our_post_recvv(struct our_control *control, uint64_t wr_id,
 	int ret;
 
 	/* The adapter fills the pieces in order. */
-	ret = rdma_post_recvv(control->cm_id, context_of(wr_id), sges, (int)n);
+	ret = positive_errno(rdma_post_recvv(control->cm_id, context_of(wr_id),
+					     sges, (int)n));
 	if (our_verb_failed(ret, "rdma_post_recvv slot %u, %u pieces",
 			    our_wr_slot(wr_id), n))
 		return -1;
@@ -43,8 +57,8 @@ int our_post_sendv(struct our_control *control, uint64_t wr_id,
 	int ret;
 
 	/* A signaled send: rdma_post_sendv sets only the flags we give. */
-	ret = rdma_post_sendv(control->cm_id, context_of(wr_id), sges, (int)n,
-			      IBV_SEND_SIGNALED);
+	ret = positive_errno(rdma_post_sendv(control->cm_id, context_of(wr_id),
+					     sges, (int)n, IBV_SEND_SIGNALED));
 	control->counters.send_posts++;
 	control->counters.send_wrs++;
 	if (our_verb_failed(ret, "rdma_post_sendv slot %u, %u pieces",

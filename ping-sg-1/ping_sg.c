@@ -77,34 +77,35 @@ struct our_buffer_plan our_agent_buffers(const struct our_control *control)
 	};
 }
 
-/* The two pieces of a message: header slot head, payload slot slot. */
+/* The two pieces of a message: header slot head_slot, payload slot slot. */
 static void message_sges(const struct our_control *control,
-			 const struct our_buffers *payloads, uint32_t head,
+			 const struct our_buffers *payloads, uint32_t head_slot,
 			 uint32_t slot, struct ibv_sge sges[2])
 {
-	sges[0] = our_sge(&control->heads, head, sizeof(struct our_head));
+	sges[0] = our_sge(&control->heads, head_slot, sizeof(struct our_head));
 	sges[1] = our_sge(payloads, slot, control->size);
 }
 
 /* Post a receive that puts the next message's header into header slot
- * head and its payload into receive slot slot. */
-static int post_receive(struct our_control *control, uint32_t head,
+ * head_slot and its payload into receive slot slot. */
+static int post_receive(struct our_control *control, uint32_t head_slot,
 			uint32_t slot)
 {
 	struct ibv_sge sges[2];
 
-	message_sges(control, &control->recv, head, slot, sges);
+	message_sges(control, &control->recv, head_slot, slot, sges);
 	return our_post_recvv(control, our_wr_id(OUR_WR_RECV, slot), sges, 2);
 }
 
-/* Post the send of header slot head and send or receive slot slot. */
+/* Post the send of header slot head_slot and payload slot slot of
+ * payloads (the send or the receive slots). */
 static int post_message(struct our_control *control,
-			const struct our_buffers *payloads, uint32_t head,
+			const struct our_buffers *payloads, uint32_t head_slot,
 			uint32_t slot)
 {
 	struct ibv_sge sges[2];
 
-	message_sges(control, payloads, head, slot, sges);
+	message_sges(control, payloads, head_slot, slot, sges);
 	return our_post_sendv(control, our_wr_id(OUR_WR_SEND, slot), sges, 2);
 }
 
@@ -119,15 +120,16 @@ int our_prepare_agent(struct our_control *control)
 }
 
 /*
- * The message that wc brought, header in header slot head: true when it
- * is number's and as long as we agreed; otherwise says what it was.
+ * The message that wc brought, its header in header slot head_slot: true
+ * when it is number's and as long as we agreed; otherwise says what it
+ * was.
  */
 static bool expected_message(const struct our_control *control,
-			     const struct ibv_wc *wc, uint32_t head,
+			     const struct ibv_wc *wc, uint32_t head_slot,
 			     uint32_t number)
 {
 	const struct our_head *h = (const void *)our_slot(&control->heads,
-							  head);
+							  head_slot);
 	uint32_t expected = sizeof(*h) + control->size;
 
 	if (wc->byte_len != expected) {

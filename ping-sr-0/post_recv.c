@@ -2,8 +2,8 @@
 /*
  * post_recv.c - posting a receive with ibv_post_recv: a work request the
  * program fills in, naming where the next message that arrives goes.
- * Every way of posting in the kit posts its receives so (ping-wr-1's
- * ibv_wr_* interface has none for receives).
+ * ping-wr-1 posts its receives so too: the ibv_wr_* interface has none
+ * for receives. (ping-sg-1 and ping-post-1 post receives in pieces.)
  */
 #include "buffers.h"
 #include "posting.h"

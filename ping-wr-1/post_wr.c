@@ -83,22 +83,23 @@ int our_post_send(struct our_control *control,
 		  const struct our_buffers *buffers, uint32_t slot,
 		  uint32_t length)
 {
+	/* excerpt batch */
 	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(control->qp);
 	bool inline_data = length <= control->max_inline;
-	char *data = our_slot(buffers, slot);
 	int ret;
 
-	/* From here to ibv_wr_complete or ibv_wr_abort the send queue is
-	 * ours: another thread that posted on this queue pair would wait
-	 * (the provider may hold a lock), so nothing may return between. */
-	/* excerpt batch */
+	/* From here to ibv_wr_complete or ibv_wr_abort the provider holds
+	 * the queue pair's lock (see CONCURRENCY in ibv_wr_post(3)): a
+	 * batch begun must be ended, whatever goes wrong. */
 	ibv_wr_start(qpx);
 	qpx->wr_id = our_wr_id(OUR_WR_SEND, slot);
 	qpx->wr_flags = IBV_SEND_SIGNALED | (inline_data ? IBV_SEND_INLINE : 0);
 	ibv_wr_send(qpx);
-	/* The piece checks what it is given as it builds the work request,
-	 * as a program that builds many at once would: a send that would
-	 * read past its slot is given up, and nothing is posted. */
+	/* A batch found wrong while it is built is given up, and nothing
+	 * is posted. This check could come before ibv_wr_start; it comes
+	 * here to show ibv_wr_abort, as a program that builds many work
+	 * requests in one batch would check each: a send that would read
+	 * past its slot. */
 	if (slot >= buffers->slots || length > buffers->slot_size) {
 		ibv_wr_abort(qpx);
 		our_error("a send of %u bytes from slot %u of %u-byte slots: "
@@ -106,13 +107,14 @@ int our_post_send(struct our_control *control,
 			  length, slot, buffers->slot_size);
 		return -1;
 	}
-	/* Inline, the bytes are copied into the work request now: the
+	/* Inline, the setter copies the bytes into the work request: the
 	 * slot may be written again at once. Otherwise the adapter reads
 	 * them later, from registered memory. */
 	if (inline_data)
-		ibv_wr_set_inline_data(qpx, data, length);
+		ibv_wr_set_inline_data(qpx, our_slot(buffers, slot), length);
 	else
-		ibv_wr_set_sge(qpx, buffers->mr->lkey, (uintptr_t)data, length);
+		ibv_wr_set_sge(qpx, buffers->mr->lkey,
+			       (uintptr_t)our_slot(buffers, slot), length);
 	ret = ibv_wr_complete(qpx);
 	/* end excerpt batch */
 	control->counters.send_posts++;
