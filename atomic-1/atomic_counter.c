@@ -25,41 +25,33 @@
 #include <stdlib.h>
 
 #include "buffers.h"
-#include "cm_events.h"
 #include "exchange.h"
+#include "instruments.h"
 #include "memory_wire.h"
 #include "notice.h"
 #include "posting.h"
-#include "private_data.h"
+#include "read_resources.h"
 #include "remote_memory.h"
 #include "report.h"
 #include "shared.h"
 
-const struct our_program our_client_program = {
-	.name = "client",
-	.purpose = "Add to a server's shared counter by remote atomics, "
-		   "and time them.",
-	.role = OUR_CLIENT,
-	.accepts = OUR_ACCEPTS_TRANSFER,
-	.fixed_size = sizeof(uint64_t),
-	.timed = &our_cm_sees_hang_up,
-};
+const char our_client_purpose[] =
+	"Add to a server's shared counter by remote atomics, and time them.";
+const char our_server_purpose[] =
+	"Share one counter among clients that add to it by remote atomics,\n"
+	"serving -n of them at once, then exit.";
 
-const struct our_program our_server_program = {
-	.name = "server",
-	.purpose = "Share one counter among clients that add to it by remote "
-		   "atomics,\nserving -n of them at once, then exit.",
-	.role = OUR_SERVER,
-	.told_by_client = &our_client_sets_run,
-	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_CLIENTS,
-	.fixed_size = sizeof(uint64_t),
+/* No -s: every transfer is an atomic on 8 bytes. */
+const struct our_option our_client_options[] = {
+	OUR_COUNT_OPTION,
+	OUR_VERIFY_OPTION,
+	{ 0 },
 };
 
 /* An addition may take several atomics: a compare-and-swap that misses
  * is tried again. The report counts additions. */
 const char our_transfer_unit[] = "addition";
-/* One atomic at a time. */
-const uint32_t our_sends_per_transfer = 1;
+const uint32_t our_sizes_per_transfer = 1;
 const uint32_t our_sges_per_message = 1;
 /* An atomic takes a responder resource, as an RDMA read does. */
 const uint8_t our_reads_in_flight = 1;
@@ -77,53 +69,52 @@ const uint8_t our_reads_in_flight = 1;
  * atomics on it. IBV_ATOMIC_HCA keeps atomics atomic among those of one
  * adapter only, so clients that come through another adapter (a server
  * that listens on every address may have several) are refused, unless
- * it is IBV_ATOMIC_GLOB.
+ * both adapters are IBV_ATOMIC_GLOB.
  */
 struct our_counter {
 	uint64_t value; /* first: calloc's memory is aligned for any type,
 			 * so the counter is on an 8-byte boundary */
-	pthread_mutex_t lock;       /* for adapter */
+	pthread_mutex_t lock;        /* for adapter and cap */
 	struct ibv_context *adapter; /* the first client's; NULL before */
+	enum ibv_atomic_cap cap;     /* ... and what it says of atomics */
 };
 
-int our_setup_shared(void **shared, const struct our_options *options)
+/* The server's one counter, which every agent reaches. */
+static struct our_counter *counter;
+
+int our_setup_shared(const struct our_options *options)
 {
-	struct our_counter *counter;
 	int ret;
 
 	(void)options;
 	counter = calloc(1, sizeof(*counter));
 	if (!counter) {
-		our_error("cannot allocate the counter");
+		our_error("no memory for the counter");
 		return -1;
 	}
 	ret = pthread_mutex_init(&counter->lock, NULL);
 	if (our_verb_error(ret, "pthread_mutex_init")) {
 		free(counter);
+		counter = NULL;
 		return -1;
 	}
-	*shared = counter;
 	return 0;
 }
 
-void our_unsetup_shared(void **shared)
+void our_unsetup_shared(void)
 {
-	struct our_counter *counter = *shared;
-
 	pthread_mutex_destroy(&counter->lock);
 	free(counter);
-	*shared = NULL;
+	counter = NULL;
 }
 
-void our_report_shared(const void *shared, uint32_t clients)
+void our_report_shared(uint32_t clients)
 {
-	const volatile struct our_counter *counter = shared;
-
 	/* Read only now: the adapter's atomics are atomic among themselves
 	 * (IBV_ATOMIC_HCA), not against the CPU's own accesses. */
-	printf("server: the counter is %" PRIu64 " after %u client%s\n",
-	       counter->value, clients, clients == 1 ? "" : "s");
-	fflush(stdout);
+	our_say("the counter is %" PRIu64 " after %u client%s",
+		((volatile struct our_counter *)counter)->value, clients,
+		clients == 1 ? "" : "s");
 }
 
 /* excerpt atomic_cap */
@@ -155,62 +146,46 @@ static int check_atomics(const struct our_control *control,
 }
 /* end excerpt atomic_cap */
 
-struct our_buffer_plan our_client_buffers(const struct our_control *control)
+int our_setup_client_memory(struct our_control *control)
 {
-	(void)control;
-	/* Nothing of ours is open to the server. */
-	return (struct our_buffer_plan){
+	/* Nothing of ours is open to the server: notices, and the values
+	 * the atomics bring back. */
+	const struct our_buffer_plan plan = {
 		.send_slots = 2, .send_size = OUR_MESSAGE_SIZE,
 		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
+		.sends = 1,
 	};
-}
-
-/* excerpt counter */
-struct our_buffer_plan our_agent_buffers(const struct our_control *control)
-{
-	struct our_counter *counter = control->shared;
-
-	/* The counter is the server's, not the agent's: the agent registers
-	 * it in its own protection domain, open to atomics alone. */
-	return (struct our_buffer_plan){
-		.send_slots = 1, .send_size = OUR_MESSAGE_SIZE,
-		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
-		.remote_slots = 1, .remote_size = sizeof(uint64_t),
-		.remote_access = IBV_ACCESS_REMOTE_ATOMIC,
-		.remote_memory = &counter->value,
-	};
-}
-/* end excerpt counter */
-
-int our_prepare_client(struct our_control *control)
-{
 	enum ibv_atomic_cap cap;
 
+	control->size = sizeof(uint64_t); /* what each atomic moves */
 	if (check_atomics(control, &cap))
 		return -1;
-	/* The agent's advertisement, in answer to our first notice. */
-	return our_post_recv(control, 0);
+	return our_setup_buffers(control, &plan);
 }
 
 /*
- * The counter's atomics must all be done by one adapter, unless they are
- * atomic across adapters (cap IBV_ATOMIC_GLOB): the first client's sets
- * it. Returns 0 when control's client came through it, or -1 (reported).
+ * The counter's atomics must all be done by one adapter, unless every
+ * adapter that does them says IBV_ATOMIC_GLOB: the first client's sets
+ * it. Returns 0 when control's client came through it, or through an
+ * adapter whose atomics, and the first's, are atomic together; or -1
+ * (reported).
  */
 static int check_adapter(const struct our_control *control,
 			 enum ibv_atomic_cap cap)
 {
-	struct our_counter *counter = control->shared;
 	struct ibv_context *adapter = control->cm_id->verbs;
 	int ret = 0;
 
 	pthread_mutex_lock(&counter->lock);
-	if (!counter->adapter)
+	if (!counter->adapter) {
 		counter->adapter = adapter;
-	if (counter->adapter != adapter && cap != IBV_ATOMIC_GLOB) {
+		counter->cap = cap;
+	}
+	if (counter->adapter != adapter &&
+	    (cap != IBV_ATOMIC_GLOB || counter->cap != IBV_ATOMIC_GLOB)) {
 		our_error("%s came through device %s, the counter's first "
 			  "client through %s: their atomics would not be "
-			  "atomic together (atomic_cap is not IBV_ATOMIC_GLOB)",
+			  "atomic together (both must be IBV_ATOMIC_GLOB)",
 			  control->peer_name,
 			  ibv_get_device_name(adapter->device),
 			  ibv_get_device_name(counter->adapter->device));
@@ -220,12 +195,45 @@ static int check_adapter(const struct our_control *control,
 	return ret;
 }
 
-int our_prepare_agent(struct our_control *control)
+/* excerpt counter */
+int our_setup_agent_memory(struct our_control *control)
 {
+	const struct our_buffer_plan plan = {
+		.send_slots = 1, .send_size = OUR_MESSAGE_SIZE,
+		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
+		.sends = 1,
+	};
 	enum ibv_atomic_cap cap;
 
-	if (check_atomics(control, &cap) || check_adapter(control, cap))
+	/* The device must do atomics before anything is opened to them. */
+	if (check_atomics(control, &cap) || check_adapter(control, cap) ||
+	    our_setup_buffers(control, &plan))
 		return -1;
+	/* The counter is the server's, not the agent's: the agent registers
+	 * it in its own protection domain, open to atomics alone. */
+	if (our_register_remote(control, 1, sizeof(uint64_t),
+				IBV_ACCESS_REMOTE_ATOMIC, &counter->value)) {
+		our_unsetup_buffers(control);
+		return -1;
+	}
+	return 0;
+}
+/* end excerpt counter */
+
+void our_unsetup_memory(struct our_control *control)
+{
+	our_deregister_remote(control);
+	our_unsetup_buffers(control);
+}
+
+int our_prepare_client(struct our_control *control)
+{
+	/* The agent's advertisement, in answer to our first notice. */
+	return our_post_recv(control, 0);
+}
+
+int our_prepare_agent(struct our_control *control)
+{
 	/* The client's first notice comes first of all. */
 	return our_post_recv(control, 0);
 }
@@ -244,21 +252,23 @@ static int post_atomic(struct our_control *control,
 	struct ibv_sge sge = our_sge(&control->send, OUR_RESULT_SLOT,
 				     sizeof(uint64_t));
 	struct ibv_send_wr wr = {
-		.wr_id = our_wr_id(OUR_WR_ATOMIC, OUR_RESULT_SLOT),
+		.wr_id = OUR_WR_ID(OUR_WR_ATOMIC, OUR_RESULT_SLOT),
 		.sg_list = &sge,
 		.num_sge = 1,
 		.opcode = opcode,
 		.send_flags = IBV_SEND_SIGNALED,
 		/* The counter, by its address and key; and the operands. */
 		.wr.atomic = {
-			.remote_addr = control->peer_memory.addr,
+			.remote_addr = control->exchange->peer.addr,
 			.compare_add = compare_add,
 			.swap = swap,
-			.rkey = control->peer_memory.rkey,
+			.rkey = control->exchange->peer.rkey,
 		},
 	};
 
-	return our_post_wr(control, &wr);
+	return our_post_wr(control, &wr, opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ?
+						 "fetch-and-add" :
+						 "compare-and-swap");
 }
 /* end excerpt atomic */
 
@@ -308,7 +318,8 @@ static int add_one(struct our_control *control, uint32_t i, uint64_t *last)
 				return -1;
 			if (before == expected)
 				break;
-			control->counters.swap_misses++;
+			our_tally(control, "atomics", "compare-and-swaps that "
+				  "found another client's value", 1);
 			expected = before;
 		}
 	}
@@ -335,19 +346,16 @@ int our_run_client(struct our_control *control)
 	    our_await_transfers(control, 1, true, &wc) ||
 	    our_take_memory_ad(control, &wc, sizeof(uint64_t)))
 		return -1;
-	if (control->peer_memory.addr % sizeof(uint64_t)) {
+	if (control->exchange->peer.addr % sizeof(uint64_t)) {
 		our_error("the counter at 0x%" PRIx64 " is not on an 8-byte "
 			  "boundary, as atomics need",
-			  control->peer_memory.addr);
+			  control->exchange->peer.addr);
 		return -1;
 	}
 	for (added = 0; our_keep_going(control, added); added++) {
-		uint64_t start = our_now_ns();
-
 		if (add_one(control, added, &last))
 			return -1;
-		our_count_transfer(&control->stats, sizeof(uint64_t),
-				   our_now_ns() - start);
+		our_count_transfer(control);
 	}
 	/* Tell the agent how many we added: its report, and the end. */
 	if (our_post_notice(control, OUR_MESSAGE_SLOT, added) ||
@@ -373,18 +381,7 @@ int our_run_agent(struct our_control *control)
 	    our_take_notice(control, &wc, &added))
 		return -1;
 	/* Our CPU timed nothing: the report gives the client's count. */
-	control->stats.transfers = added;
-	control->stats.bytes = (uint64_t)added * sizeof(uint64_t);
+	control->transfers = added;
 	our_say("%s added %u", control->peer_name, added);
 	return 0;
-}
-
-void our_print_exchange_counters(const struct our_control *control)
-{
-	/* The agent swaps nothing: only a client has the counter's key. */
-	if (!control->peer_memory.rkey)
-		return;
-	printf("%s: compare-and-swaps that found another client's value: "
-	       "%" PRIu64 "\n",
-	       our_program_name, control->counters.swap_misses);
 }

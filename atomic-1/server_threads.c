@@ -9,9 +9,8 @@
  * CM event channel. What they share is set up once, here (shared.h).
  * Threads, not processes: OFA resources do not survive fork().
  *
- * Ctrl-C and SIGTERM reach this thread only (the agents block them): they
- * end the wait for clients, and the agents end their runs as they see the
- * note (interrupt.h).
+ * Ctrl-C and SIGTERM end the wait for clients, and the agents end their
+ * runs as they see the note (interrupt.h).
  */
 #include <errno.h>
 #include <poll.h>
@@ -23,6 +22,7 @@
 #include "connection.h"
 #include "exchange.h"
 #include "interrupt.h"
+#include "private_data.h"
 #include "report.h"
 #include "shared.h"
 
@@ -51,7 +51,7 @@ static void *serve(void *arg)
  */
 static int await_client(struct our_listener *listener)
 {
-	struct pollfd channel = { .fd = listener->cm_channel->fd,
+	struct pollfd channel = { .fd = listener->cm_id->channel->fd,
 				  .events = POLLIN };
 	int ret;
 
@@ -71,14 +71,12 @@ static int await_client(struct our_listener *listener)
 }
 
 /* excerpt start_agent */
-/*
- * Start agent's thread. Ctrl-C and SIGTERM are blocked in it, so that
- * they come to this thread and cut its wait for clients short. Returns
- * 0, or -1 (reported).
- */
+/* Start agent's thread. Returns 0, or -1 (reported). */
 static int start_agent(struct our_agent *agent)
 {
-	return our_start_thread(&agent->thread, serve, agent, "agent");
+	int ret = pthread_create(&agent->thread, NULL, serve, agent);
+
+	return our_verb_error(ret, "pthread_create agent") ? -1 : 0;
 }
 /* end excerpt start_agent */
 
@@ -88,7 +86,7 @@ static int start_agent(struct our_agent *agent)
  * is set when the listener failed.
  */
 static uint32_t take_clients(struct our_listener *listener,
-			     struct our_agent *agents, void *shared,
+			     struct our_agent *agents,
 			     const struct our_options *options, bool *failed)
 {
 	uint32_t started = 0;
@@ -102,7 +100,6 @@ static uint32_t take_clients(struct our_listener *listener,
 		if (ret > 0)
 			break;
 		our_init_control(&agent->control, options);
-		agent->control.shared = shared;
 		if (ret < 0 || our_get_request(listener, &agent->control)) {
 			/* After a refused request the wait for the next one
 			 * blocks; Ctrl-C there cuts it short, and is no
@@ -113,8 +110,7 @@ static uint32_t take_clients(struct our_listener *listener,
 		if (start_agent(agent)) {
 			/* No agent for this client: its id goes, which
 			 * refuses it. */
-			our_destroy_id(&agent->control);
-			our_unsetup_cm_events(&agent->control.cm_channel);
+			our_destroy_id(&agent->control.cm_id);
 			*failed = true;
 			break;
 		}
@@ -131,8 +127,7 @@ static uint32_t take_clients(struct our_listener *listener,
  * failed (reported; agents may have started).
  */
 static int listen_for_clients(const struct our_options *options,
-			      struct our_agent *agents, void *shared,
-			      uint32_t *started)
+			      struct our_agent *agents, uint32_t *started)
 {
 	struct our_listener listener;
 	bool failed = false;
@@ -140,7 +135,7 @@ static int listen_for_clients(const struct our_options *options,
 	*started = 0;
 	if (our_setup_listener(&listener, options))
 		return -1;
-	*started = take_clients(&listener, agents, shared, options, &failed);
+	*started = take_clients(&listener, agents, options, &failed);
 	/* No more clients: one that comes now is refused at once, instead
 	 * of waiting for the agents to end. */
 	our_unsetup_listener(&listener);
@@ -169,38 +164,52 @@ static int join_agents(struct our_agent *agents, uint32_t started,
 	return status;
 }
 
+/* -n: how many clients, each as it comes. */
+static const struct our_option many_clients[] = {
+	OUR_CLIENTS_OPTION,
+	{ 0 },
+};
+
 int main(int argc, char *argv[])
 {
+	const struct our_option *const tables[] = {
+		our_server_address, our_server_options, many_clients, NULL,
+	};
+	const struct our_program program = {
+		.name = "server",
+		.purpose = our_server_purpose,
+		.runs = true,
+		.tables = tables,
+	};
+	struct our_interrupts interrupts;
 	struct our_options options;
 	struct our_agent *agents;
-	enum our_parse_result parsed;
-	void *shared;
 	uint32_t started;
-	int status = EXIT_FAILURE;
+	int status;
 	int ret;
 
-	parsed = our_parse_options(&our_server_program, argc, argv, &options);
-	if (parsed != OUR_OPTIONS_RUN)
-		return our_options_exit_status(parsed);
-
+	status = our_parse_options(&program, argc, argv, &options);
+	if (status >= 0)
+		return status;
+	status = EXIT_FAILURE;
 	agents = calloc(options.clients, sizeof(*agents));
 	if (!agents) {
-		our_error("cannot allocate %u agents", options.clients);
+		our_error("no memory for %u agents", options.clients);
 		return EXIT_FAILURE;
 	}
-	if (our_setup_shared(&shared, &options))
+	if (our_setup_shared(&options))
 		goto out_free_agents;
 	/* Ctrl-C ends the wait for clients, and every agent's run. */
-	if (our_catch_interrupts())
+	if (our_catch_interrupts(&interrupts))
 		goto out_unsetup_shared;
-	ret = listen_for_clients(&options, agents, shared, &started);
+	ret = listen_for_clients(&options, agents, &started);
 	status = join_agents(agents, started, ret != 0);
-	our_release_interrupts();
+	our_release_interrupts(&interrupts);
 	/* Every agent has ended: what they shared is ours again. */
 	if (started > 0)
-		our_report_shared(shared, started);
+		our_report_shared(started);
 out_unsetup_shared:
-	our_unsetup_shared(&shared);
+	our_unsetup_shared();
 out_free_agents:
 	free(agents);
 	return status;

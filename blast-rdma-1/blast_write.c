@@ -22,6 +22,11 @@
  * notice of its own, numbered with the messages it has read. So no write
  * lands on a message that the agent has yet to read, and the agent's CPU
  * does nothing for each message but count it (and with -v check it).
+ * The agent's notices go out from slots of their own, one at a time
+ * each: a slot is taken again only once the send from it has completed,
+ * since until then the adapter may still read it (to send it again, if
+ * it was lost). With every slot busy, the agent gives the slots back in
+ * its next notice instead.
  *
  * The end. In a run with a count, the client stops once every write and
  * notice has completed and every slot has come back: the agent has read
@@ -31,18 +36,15 @@
  * count, ends the run there.
  */
 #include <arpa/inet.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "buffers.h"
-#include "cm_events.h"
 #include "completions.h"
 #include "exchange.h"
+#include "instruments.h"
 #include "memory_wire.h"
 #include "notice.h"
 #include "posting.h"
-#include "private_data.h"
 #include "remote_memory.h"
 #include "report.h"
 
@@ -54,7 +56,6 @@ struct stream {
 	uint32_t returned;  /* messages the agent has read, and given back */
 	uint32_t notices;   /* notices whose send has not completed */
 	uint32_t sent;      /* notices posted, in all */
-	uint64_t last_ns;   /* when the last write completed */
 };
 
 /* What the agent keeps track of while it reads the ring. */
@@ -62,45 +63,30 @@ struct ring {
 	uint32_t read;    /* messages read (and checked, with -v) */
 	uint32_t sending; /* sends that have not completed */
 	uint32_t sent;    /* sends posted, in all */
-	uint64_t last_ns; /* when the last message was read */
+	bool owed;        /* a notice is due, and waits for a free slot */
 };
 
-const struct our_program our_client_program = {
-	.name = "client",
-	.purpose = "Stream RDMA writes into a blast server's memory, with "
-		   "flow control, and time them.",
-	.role = OUR_CLIENT,
-	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
-	.timed = &our_cm_sees_hang_up,
-};
+const char our_client_purpose[] =
+	"Stream RDMA writes into a blast server's memory, with flow control, "
+	"and time them.";
+const char our_server_purpose[] =
+	"Take in one blast client's stream of RDMA writes, then exit.";
 
-const struct our_program our_server_program = {
-	.name = "server",
-	.purpose = "Take in one blast client's stream of RDMA writes, then "
-		   "exit.",
-	.role = OUR_SERVER,
-	.told_by_client = &our_client_sets_run,
-	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
+const struct our_option our_client_options[] = {
+	OUR_COUNT_OPTION,
+	OUR_SIZE_OPTION,
+	OUR_BUFFERS_OPTION,
+	OUR_VERIFY_OPTION,
+	{ 0 },
 };
 
 const char our_transfer_unit[] = "message";
-/* A write, and at most one notice for it. */
-const uint32_t our_sends_per_transfer = 2;
+const uint32_t our_sizes_per_transfer = 1;
 const uint32_t our_sges_per_message = 1;
-const uint8_t our_reads_in_flight = 0;
 
 static uint32_t smaller(uint32_t a, uint32_t b)
 {
 	return a < b ? a : b;
-}
-
-/* Count one message of control->size bytes, timed from the last one. */
-static void count_message(struct our_control *control, uint64_t *last_ns)
-{
-	uint64_t now = our_now_ns();
-
-	our_count_transfer(&control->stats, control->size, now - *last_ns);
-	*last_ns = now;
 }
 
 /*
@@ -120,33 +106,57 @@ static uint32_t notice_slot(const struct our_control *control, uint32_t sent)
 	return control->buffers + sent % control->buffers;
 }
 
-struct our_buffer_plan our_client_buffers(const struct our_control *control)
+int our_setup_client_memory(struct our_control *control)
 {
 	uint32_t size = control->size > sizeof(struct our_notice) ?
 				control->size :
 				sizeof(struct our_notice);
-
 	/* A send slot per message in flight and one per notice; receives
 	 * for the agent's advertisement and its notices. */
-	return (struct our_buffer_plan){
+	const struct our_buffer_plan plan = {
 		.send_slots = 2 * control->buffers, .send_size = size,
 		.recv_slots = control->buffers,
 		.recv_size = sizeof(struct our_memory_ad),
+		.sends = 2 * control->buffers,
 	};
+
+	return our_setup_buffers(control, &plan);
 }
 
-struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+int our_setup_agent_memory(struct our_control *control)
 {
-	/* The ring, which the client may write and nothing else; the
-	 * messages in and out are small. */
-	return (struct our_buffer_plan){
+	/* The messages in and out are small. */
+	const struct our_buffer_plan plan = {
 		.send_slots = control->buffers,
 		.send_size = sizeof(struct our_memory_ad),
 		.recv_slots = control->buffers,
 		.recv_size = sizeof(struct our_notice),
-		.remote_slots = control->buffers, .remote_size = control->size,
-		.remote_access = IBV_ACCESS_REMOTE_WRITE,
+		.sends = control->buffers,
 	};
+
+	if (our_setup_buffers(control, &plan))
+		return -1;
+	/* The ring, which the client may write and nothing else. */
+	if (our_register_remote(control, control->buffers, control->size,
+				IBV_ACCESS_REMOTE_WRITE, NULL)) {
+		our_unsetup_buffers(control);
+		return -1;
+	}
+	return 0;
+}
+
+void our_unsetup_memory(struct our_control *control)
+{
+	our_deregister_remote(control);
+	our_unsetup_buffers(control);
+}
+
+int our_ask_resources(struct our_control *control,
+		      struct rdma_conn_param *param)
+{
+	(void)control; /* writes need nothing more of the adapters */
+	(void)param;
+	return 0;
 }
 
 int our_prepare_client(struct our_control *control)
@@ -194,16 +204,16 @@ static int post_chain(struct our_control *control, struct stream *stream)
 				      control->size, stream->posted + i);
 		sges[i] = our_sge(&control->send, slot, control->size);
 		wrs[i] = (struct ibv_send_wr){
-			.wr_id = our_wr_id(OUR_WR_WRITE, slot),
+			.wr_id = OUR_WR_ID(OUR_WR_WRITE, slot),
 			.next = &wrs[i + 1],
 			.sg_list = &sges[i],
 			.num_sge = 1,
 			.opcode = IBV_WR_RDMA_WRITE,
 			.send_flags = IBV_SEND_SIGNALED,
 			.wr.rdma = {
-				.remote_addr = control->peer_memory.addr +
+				.remote_addr = control->exchange->peer.addr +
 					       (uint64_t)slot * control->size,
-				.rkey = control->peer_memory.rkey,
+				.rkey = control->exchange->peer.rkey,
 			},
 		};
 	}
@@ -216,7 +226,7 @@ static int post_chain(struct our_control *control, struct stream *stream)
 	memcpy(our_slot(&control->send, slot), &notice, sizeof(notice));
 	sges[n] = our_sge(&control->send, slot, sizeof(notice));
 	wrs[n] = (struct ibv_send_wr){
-		.wr_id = our_wr_id(OUR_WR_SEND, slot),
+		.wr_id = OUR_WR_ID(OUR_WR_SEND, slot),
 		.sg_list = &sges[n],
 		.num_sge = 1,
 		.opcode = IBV_WR_SEND,
@@ -226,9 +236,9 @@ static int post_chain(struct our_control *control, struct stream *stream)
 	/* The adapter takes the whole chain at once. */
 	ret = ibv_post_send(control->qp, wrs, &bad_wr);
 	/* end excerpt notice */
-	control->counters.send_posts++;
-	control->counters.send_wrs += n + 1;
-	our_count_size(control->counters.chains, n);
+	our_tally(control, "posting", "ibv_post_send calls", 1);
+	our_tally(control, "posting", "work requests", n + 1);
+	our_tally_size(control, "posting", "RDMA writes per chain", n);
 	if (our_verb_error(ret, "ibv_post_send %u RDMA writes from slot %u, "
 				"%u bytes each, and a notice",
 			   n, stream->posted % control->buffers,
@@ -257,10 +267,10 @@ static int take_credits(struct our_control *control, struct stream *stream,
 		return -1;
 	}
 	our_trace(2, "%s has read %u messages", control->peer_name, read);
-	if (our_post_recv(control, our_wr_slot(wc->wr_id)))
+	if (our_post_recv(control, OUR_WR_SLOT(wc->wr_id)))
 		return -1;
 	stream->credits += read - stream->returned;
-	control->counters.credits += read - stream->returned;
+	our_tally(control, "flow control", "slots given back", read - stream->returned);
 	stream->returned = read;
 	return 0;
 }
@@ -283,10 +293,9 @@ int our_run_client(struct our_control *control)
 	    our_await_transfers(control, 1, true, &wc) ||
 	    our_take_memory_ad(control, &wc,
 			       control->buffers * control->size) ||
-	    our_post_recv(control, our_wr_slot(wc.wr_id)))
+	    our_post_recv(control, OUR_WR_SLOT(wc.wr_id)))
 		return -1;
 	stream.sent = 1;
-	stream.last_ns = our_now_ns();
 	for (;;) {
 		more = our_keep_going(control, stream.posted);
 		whole = control->count && stream.posted == control->count;
@@ -298,7 +307,7 @@ int our_run_client(struct our_control *control)
 			return -1;
 		if (our_await_completion(control, &wc))
 			return -1;
-		switch (our_wr_kind(wc.wr_id)) {
+		switch (OUR_WR_KIND(wc.wr_id)) {
 		case OUR_WR_RECV:
 			if (take_credits(control, &stream, &wc))
 				return -1;
@@ -306,7 +315,7 @@ int our_run_client(struct our_control *control)
 		case OUR_WR_WRITE:
 			/* Its send slot is free again. */
 			stream.completed++;
-			count_message(control, &stream.last_ns);
+			our_count_transfer(control);
 			break;
 		default:
 			stream.notices--;
@@ -315,6 +324,28 @@ int our_run_client(struct our_control *control)
 	}
 	return 0;
 }
+
+/* excerpt give_back */
+/*
+ * Agent: give the slots read so far back to the client, in a notice from
+ * a free send slot. The slots are used in turn, and sends complete in
+ * order: with fewer sends in flight than slots, the next slot's last send
+ * has completed. With every slot busy, the notice waits (ring->owed) for
+ * the next send to complete. Returns 0, or -1 (reported).
+ */
+static int give_back(struct our_control *control, struct ring *ring)
+{
+	ring->owed = ring->sending == control->send.slots;
+	if (ring->owed)
+		return 0;
+	if (our_post_notice(control, ring->sent % control->send.slots,
+			    ring->read))
+		return -1;
+	ring->sent++;
+	ring->sending++;
+	return 0;
+}
+/* end excerpt give_back */
 
 /*
  * Agent: the client's notice in the receive wc names says that messages
@@ -336,29 +367,25 @@ static int take_notice(struct our_control *control, struct ring *ring,
 			  control->peer_name, landed, ring->read, most);
 		return -1;
 	}
-	control->counters.credits += landed - ring->read;
+	our_tally(control, "flow control", "slots given back",
+		  landed - ring->read);
 	for (; ring->read < landed; ring->read++) {
-		const char *data = our_slot(&control->remote,
+		const char *data = our_slot(&control->exchange->mine,
 					    ring->read % control->buffers);
 
 		if (control->verify &&
 		    !our_verify_data(data, control->size, ring->read))
 			return -1;
-		count_message(control, &ring->last_ns);
+		our_count_transfer(control);
 	}
-	if (our_post_recv(control, our_wr_slot(wc->wr_id)) ||
-	    our_post_notice(control, ring->sent % control->send.slots,
-			    ring->read))
+	if (our_post_recv(control, OUR_WR_SLOT(wc->wr_id)))
 		return -1;
-	ring->sent++;
-	ring->sending++;
-	return 0;
+	return give_back(control, ring);
 }
 
 /*
  * Agent: read the messages as the client's notices say they land, while
  * the run goes on. A run with no count ends when the client hangs up.
- * Each message counts with the time since the previous one was read.
  */
 int our_run_agent(struct our_control *control)
 {
@@ -368,43 +395,31 @@ int our_run_agent(struct our_control *control)
 	/* The client's first message, and our ring in answer. */
 	if (our_await_transfers(control, 0, true, &wc) ||
 	    !our_expected_notice(control, &wc, 0) ||
-	    our_post_recv(control, our_wr_slot(wc.wr_id)) ||
+	    our_post_recv(control, OUR_WR_SLOT(wc.wr_id)) ||
 	    our_advertise_memory(control, 0))
 		return -1;
 	ring.sent = 1;
 	ring.sending = 1;
-	ring.last_ns = our_now_ns();
 	for (;;) {
 		bool more = our_keep_going(control, ring.read);
 
 		/* Once the run is over (the count is in, or Ctrl-C came),
-		 * only our notices in flight are waited for: a notice of the
-		 * client's that comes after Ctrl-C is left, or giving its
-		 * slots back would keep the stream going. */
-		if (!more && ring.sending == 0)
+		 * only our notices in flight, or owed, are waited for: a
+		 * notice of the client's that comes after Ctrl-C is left,
+		 * or giving its slots back would keep the stream going. */
+		if (!more && ring.sending == 0 && !ring.owed)
 			break;
 		if (our_await_completion(control, &wc))
 			return -1;
-		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV)
-			ring.sending--;
-		else if (more && take_notice(control, &ring, &wc))
+		if (OUR_WR_KIND(wc.wr_id) == OUR_WR_RECV) {
+			if (more && take_notice(control, &ring, &wc))
+				return -1;
+			continue;
+		}
+		/* A notice has gone: its slot is free again. */
+		ring.sending--;
+		if (ring.owed && give_back(control, &ring))
 			return -1;
 	}
 	return 0;
-}
-
-void our_print_exchange_counters(const struct our_control *control)
-{
-	const struct our_counters *counters = &control->counters;
-
-	if (control->remote.mr) {
-		printf("%s: ring: %" PRIu64 " slots given back to the client\n",
-		       our_program_name, counters->credits);
-		return;
-	}
-	printf("%s: posting: %" PRIu64 " work requests in %" PRIu64
-	       " ibv_post_send calls; RDMA writes per chain: ",
-	       our_program_name, counters->send_wrs, counters->send_posts);
-	our_print_sizes(counters->chains);
-	printf("\n");
 }

@@ -1,97 +1,92 @@
 // SPDX-License-Identifier: MIT
 /*
- * completions_batch.c - wait for a work completion by polling the
- * completion queue in a loop, taking up to OUR_POLL_BATCH at a time.
+ * completions_batch.c - a completion queue without a channel, and the
+ * wait for a work completion by polling it in a loop, taking up to
+ * OUR_POLL_BATCH completions at a time.
  *
- * ping-sr-0's completions_busy.c takes one completion per ibv_poll_cq.
- * A stream's completions come in bunches: one call can take them all.
- * Those it takes wait in control->polled until the exchange asks for
- * them, one at a time, as completions.h says. With -x, the program shows
- * how many each call found.
+ * One ibv_poll_cq call can take a stream's completions in a bunch. Those
+ * it takes wait in control->completions until the exchange asks for
+ * them, one at a time, as completions.h says.
  */
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "cm_events.h"
 #include "completions.h"
-#include "connection.h"
+#include "instruments.h"
 #include "posting.h"
 #include "report.h"
-#include "stats.h"
 
 /* The most completions one ibv_poll_cq takes. */
 #define OUR_POLL_BATCH 16
 
-int our_setup_completions(struct our_control *control)
+/* What the piece keeps: the completions taken and not handed out yet. */
+struct our_completions {
+	struct ibv_wc polled[OUR_POLL_BATCH];
+	int count; /* taken by the last ibv_poll_cq */
+	int next;  /* the next to hand out */
+};
+
+int our_create_cq(struct our_control *control)
 {
-	control->completion_channel = NULL; /* no channel: we poll */
-	control->polled = calloc(OUR_POLL_BATCH, sizeof(*control->polled));
-	if (!control->polled) {
+	int entries = (int)(control->send_depth + control->recv_depth);
+
+	control->completions = calloc(1, sizeof(*control->completions));
+	if (!control->completions) {
 		our_error("no memory for %d work completions", OUR_POLL_BATCH);
 		return -1;
 	}
-	control->polled_count = 0;
-	control->polled_next = 0;
+	/* The adapter puts a completion here for each work request done;
+	 * no channel: we poll for them. */
+	control->cq = ibv_create_cq(control->cm_id->verbs, entries, control,
+				    NULL, 0);
+	if (our_verb_failed(!control->cq, "ibv_create_cq entries=%d",
+			    entries)) {
+		free(control->completions);
+		control->completions = NULL;
+		return -1;
+	}
 	return 0;
 }
 
-void our_unsetup_completions(struct our_control *control)
+void our_destroy_cq(struct our_control *control)
 {
-	free(control->polled);
-	control->polled = NULL;
-}
+	int ret = ibv_destroy_cq(control->cq);
 
-int our_start_completions(struct our_control *control)
-{
-	(void)control;
-	return 0;
-}
-
-void our_stop_completions(struct our_control *control)
-{
-	(void)control;
+	our_verb_error(ret, "ibv_destroy_cq");
+	control->cq = NULL;
+	free(control->completions);
+	control->completions = NULL;
 }
 
 /* excerpt batch */
 int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 {
-	uint64_t give_up = 0;
-	int found;
+	struct our_completions *batch = control->completions;
 
 	/* Poll again only once every completion taken is handed out. */
-	while (control->polled_next == control->polled_count) {
-		found = ibv_poll_cq(control->cq, OUR_POLL_BATCH,
-				    control->polled);
-		control->counters.polls++;
-		if (found > 0) {
-			control->polled_count = found;
-			control->polled_next = 0;
-			our_count_size(control->counters.batches,
-				       (uint32_t)found);
-			break;
-		}
+	while (batch->next == batch->count) {
+		int found = ibv_poll_cq(control->cq, OUR_POLL_BATCH,
+					batch->polled);
+
+		our_tally(control, "batch polling", "ibv_poll_cq calls", 1);
 		if (found < 0) {
 			our_error("ibv_poll_cq: failed with %d", found);
 			return -1;
 		}
-		control->counters.empty_polls++;
+		batch->count = found;
+		batch->next = 0;
+		if (found > 0) {
+			our_tally_size(control, "batch polling",
+				       "completions per call that found any",
+				       (uint32_t)found);
+			break;
+		}
+		our_tally(control, "batch polling", "found nothing", 1);
 		/* The CM piece may have seen the peer go, or Ctrl-C came. */
-		if (our_wait_must_end(control, &give_up))
+		if (our_wait_must_end(control))
 			return -1;
 	}
-	*wc = control->polled[control->polled_next++];
+	*wc = batch->polled[batch->next++];
 	return our_check_wc(control, wc);
 }
 /* end excerpt batch */
-
-void our_print_completion_counters(const struct our_control *control)
-{
-	printf("%s: batch polling: %" PRIu64 " ibv_poll_cq calls of up to "
-	       "%d, %" PRIu64 " found nothing; completions per call that "
-	       "found any: ",
-	       our_program_name, control->counters.polls, OUR_POLL_BATCH,
-	       control->counters.empty_polls);
-	our_print_sizes(control->counters.batches);
-	printf("\n");
-}

@@ -39,16 +39,14 @@
  * hangs up; the agent, which has no count, ends the run there.
  */
 #include <arpa/inet.h>
-#include <inttypes.h>
 #include <poll.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "buffers.h"
 #include "cm_events.h"
 #include "completions.h"
 #include "exchange.h"
-#include "private_data.h"
+#include "instruments.h"
 #include "posting.h"
 #include "report.h"
 
@@ -67,7 +65,6 @@ struct blast {
 	uint32_t credits;   /* messages the agent has receives for */
 	uint32_t returned;  /* credits the agent has returned so far */
 	bool all_in;        /* the agent has said it has every message */
-	uint64_t last_ns;   /* when the last send completed */
 };
 
 /* What the agent keeps track of while it takes the messages in. */
@@ -78,31 +75,25 @@ struct drain {
 			      * for yet */
 	uint32_t sending;    /* credit messages whose send has not completed */
 	uint32_t sent;       /* credit messages posted, in all */
-	uint64_t last_ns;    /* when the last message arrived */
 };
 
-const struct our_program our_client_program = {
-	.name = "client",
-	.purpose = "Stream messages to a blast server over RDMA, with flow "
-		   "control, and time them.",
-	.role = OUR_CLIENT,
-	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
-	.timed = &our_cm_sees_hang_up,
-};
+const char our_client_purpose[] =
+	"Stream messages to a blast server over RDMA, with flow control, and "
+	"time them.";
+const char our_server_purpose[] =
+	"Take in one blast client's stream of messages over RDMA, then exit.";
 
-const struct our_program our_server_program = {
-	.name = "server",
-	.purpose = "Take in one blast client's stream of messages over RDMA, "
-		   "then exit.",
-	.role = OUR_SERVER,
-	.told_by_client = &our_client_sets_run,
-	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
+const struct our_option our_client_options[] = {
+	OUR_COUNT_OPTION,
+	OUR_SIZE_OPTION,
+	OUR_BUFFERS_OPTION,
+	OUR_VERIFY_OPTION,
+	{ 0 },
 };
 
 const char our_transfer_unit[] = "message";
-const uint32_t our_sends_per_transfer = 1;
+const uint32_t our_sizes_per_transfer = 1;
 const uint32_t our_sges_per_message = 1;
-const uint8_t our_reads_in_flight = 0;
 
 static uint32_t smaller(uint32_t a, uint32_t b)
 {
@@ -128,30 +119,51 @@ static uint32_t credit_batch(const struct our_control *control)
 	return control->buffers / 2 ? control->buffers / 2 : 1;
 }
 
-/* Count one message of control->size bytes, timed from the last one. */
-static void count_message(struct our_control *control, uint64_t *last_ns)
-{
-	uint64_t now = our_now_ns();
-
-	our_count_transfer(&control->stats, control->size, now - *last_ns);
-	*last_ns = now;
-}
-
-struct our_buffer_plan our_client_buffers(const struct our_control *control)
+int our_setup_client_memory(struct our_control *control)
 {
 	/* A slot per message in flight; a small one per credit message. */
-	return (struct our_buffer_plan){
+	const struct our_buffer_plan plan = {
 		.send_slots = control->buffers, .send_size = control->size,
-		.recv_slots = control->buffers, .recv_size = sizeof(our_credits),
+		.recv_slots = control->buffers,
+		.recv_size = sizeof(our_credits),
+		.sends = control->buffers,
 	};
+
+	return our_setup_buffers(control, &plan);
 }
 
-struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+int our_setup_agent_memory(struct our_control *control)
 {
-	return (struct our_buffer_plan){
-		.send_slots = control->buffers, .send_size = sizeof(our_credits),
+	/* As many credit messages in flight as the client has receives. */
+	const struct our_buffer_plan plan = {
+		.send_slots = control->buffers,
+		.send_size = sizeof(our_credits),
 		.recv_slots = control->buffers, .recv_size = control->size,
+		.sends = control->buffers,
 	};
+
+	return our_setup_buffers(control, &plan);
+}
+
+void our_unsetup_memory(struct our_control *control)
+{
+	our_unsetup_buffers(control);
+}
+
+int our_ask_resources(struct our_control *control,
+		      struct rdma_conn_param *param)
+{
+	(void)control; /* sends and receives need nothing more */
+	(void)param;
+	return 0;
+}
+
+bool our_exchange_explains(struct our_control *control,
+			   const struct ibv_wc *wc)
+{
+	(void)control; /* only sends and receives: nothing to explain */
+	(void)wc;
+	return false;
 }
 
 int our_prepare_client(struct our_control *control)
@@ -198,7 +210,7 @@ static int post_send_chain(struct our_control *control, uint32_t first_slot,
 
 		sges[i] = our_sge(&control->send, slot, length);
 		wrs[i] = (struct ibv_send_wr){
-			.wr_id = our_wr_id(OUR_WR_SEND, slot),
+			.wr_id = OUR_WR_ID(OUR_WR_SEND, slot),
 			.next = i + 1 < n ? &wrs[i + 1] : NULL,
 			.sg_list = &sges[i],
 			.num_sge = 1,
@@ -211,8 +223,8 @@ static int post_send_chain(struct our_control *control, uint32_t first_slot,
 	 * in order; a completion says when each is done. */
 	ret = ibv_post_send(control->qp, wrs, &bad_wr);
 	/* end excerpt chain */
-	control->counters.send_posts++;
-	control->counters.send_wrs += n;
+	our_tally(control, "posting", "ibv_post_send calls", 1);
+	our_tally(control, "posting", "messages", n);
 	if (our_verb_error(ret, "ibv_post_send %u message%s from slot %u, "
 				"%u bytes each",
 			   n, n == 1 ? "" : "s", first_slot, length))
@@ -256,7 +268,7 @@ static int post_messages(struct our_control *control, struct blast *blast)
 static int take_credits(struct our_control *control, struct blast *blast,
 			const struct ibv_wc *wc)
 {
-	uint32_t slot = our_wr_slot(wc->wr_id);
+	uint32_t slot = OUR_WR_SLOT(wc->wr_id);
 	/* Each credit pays for a message that arrived: no more can come
 	 * back than we posted, nor, with a count, than it leaves owed. */
 	uint32_t most = control->count ?
@@ -296,7 +308,7 @@ static int take_credits(struct our_control *control, struct blast *blast,
 		return -1;
 	blast->credits += credits;
 	blast->returned += credits;
-	control->counters.credits += credits;
+	our_tally(control, "flow control", "credits returned", credits);
 	return 0;
 }
 
@@ -304,13 +316,12 @@ static int take_credits(struct our_control *control, struct blast *blast,
  * Client: stream the messages while the run goes on. Return once every
  * send has completed and, after a whole counted run, the agent has said
  * that every message is in: then, and only then, may the client hang up.
- * Each message counts with the time since the previous send completed.
+ * 
  */
 int our_run_client(struct our_control *control)
 {
 	struct blast blast = {
 		.credits = first_receives(control),
-		.last_ns = our_now_ns(),
 	};
 	struct ibv_wc wc;
 	bool more;
@@ -326,14 +337,14 @@ int our_run_client(struct our_control *control)
 			return -1;
 		if (our_await_completion(control, &wc))
 			return -1;
-		if (our_wr_kind(wc.wr_id) == OUR_WR_RECV) {
+		if (OUR_WR_KIND(wc.wr_id) == OUR_WR_RECV) {
 			if (take_credits(control, &blast, &wc))
 				return -1;
 			continue;
 		}
 		/* A send completed: its slot is free again. */
 		blast.completed++;
-		count_message(control, &blast.last_ns);
+		our_count_transfer(control);
 	}
 	return 0;
 }
@@ -342,7 +353,7 @@ int our_run_client(struct our_control *control)
 static int check_message(const struct our_control *control,
 			 const struct ibv_wc *wc, uint32_t number)
 {
-	const char *data = our_slot(&control->recv, our_wr_slot(wc->wr_id));
+	const char *data = our_slot(&control->recv, OUR_WR_SLOT(wc->wr_id));
 
 	if (wc->byte_len != control->size) {
 		our_error("message %u from %s has %u bytes, we expect %u",
@@ -362,12 +373,12 @@ static int take_message(struct our_control *control, struct drain *drain,
 	if (check_message(control, wc, drain->received))
 		return -1;
 	drain->received++;
-	count_message(control, &drain->last_ns);
+	our_count_transfer(control);
 	if (control->count && drain->posted == control->count)
 		return 0;
 	/* The slot is free again: post it for a message still to come, and
 	 * owe the client a credit for it. */
-	if (our_post_recv(control, our_wr_slot(wc->wr_id)))
+	if (our_post_recv(control, OUR_WR_SLOT(wc->wr_id)))
 		return -1;
 	drain->posted++;
 	drain->unreturned++;
@@ -404,7 +415,8 @@ static int return_credits(struct our_control *control, struct drain *drain)
 		return 0;
 	if (send_credits(control, drain, drain->unreturned))
 		return -1;
-	control->counters.credits += drain->unreturned;
+	our_tally(control, "flow control", "credits returned",
+		  drain->unreturned);
 	drain->unreturned = 0;
 	return 0;
 }
@@ -435,7 +447,6 @@ int our_run_agent(struct our_control *control)
 {
 	struct drain drain = {
 		.posted = first_receives(control),
-		.last_ns = our_now_ns(),
 	};
 	struct ibv_wc wc;
 
@@ -451,7 +462,7 @@ int our_run_agent(struct our_control *control)
 			break;
 		if (our_await_completion(control, &wc))
 			return -1;
-		if (our_wr_kind(wc.wr_id) == OUR_WR_SEND)
+		if (OUR_WR_KIND(wc.wr_id) == OUR_WR_SEND)
 			drain.sending--;
 		else if (more && take_message(control, &drain, &wc))
 			return -1;
@@ -465,20 +476,4 @@ int our_run_agent(struct our_control *control)
 		return -1;
 	await_hang_up(control);
 	return 0;
-}
-
-void our_print_exchange_counters(const struct our_control *control)
-{
-	const struct our_counters *counters = &control->counters;
-	double per_post = 0;
-
-	if (counters->send_posts > 0)
-		per_post = (double)counters->send_wrs /
-			   (double)counters->send_posts;
-	/* The client's credits came back to it; the agent's went out. */
-	printf("%s: posting: %" PRIu64 " messages in %" PRIu64
-	       " ibv_post_send calls, %.2f messages per ibv_post_send, "
-	       "%" PRIu64 " credits returned\n",
-	       our_program_name, counters->send_wrs, counters->send_posts,
-	       per_post, counters->credits);
 }

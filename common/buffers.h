@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * buffers.h - registered memory, and the data that fills it.
+ * buffers.h - the protection domain, the memory registered in it, and
+ * the data that fills it.
  */
 #ifndef OUR_BUFFERS_H
 #define OUR_BUFFERS_H
@@ -8,38 +9,47 @@
 #include <stdbool.h>
 #include "control.h"
 
-/* The memory one side registers: slots to send from, slots to receive
- * into (see our_client_buffers and our_agent_buffers in exchange.h), and
- * for the RDMA stages, slots the peer reaches by RDMA. */
+/*
+ * The memory the exchange sends from and receives into, and how many
+ * work requests it keeps in flight (see exchange.h): the queues are made
+ * that deep.
+ */
 struct our_buffer_plan {
 	uint32_t send_slots;
 	uint32_t send_size; /* bytes per send slot */
-	uint32_t recv_slots;
+	uint32_t recv_slots; /* a receive may be posted in each */
 	uint32_t recv_size; /* bytes per receive slot */
-	uint32_t remote_slots;
-	uint32_t remote_size;   /* bytes per remote slot */
-	unsigned int remote_access; /* IBV_ACCESS_REMOTE_* the peer needs */
-	/* Where the remote slots are when they are not ours alone: memory
-	 * the agents of a server for many share (atomic-1's counter), which
-	 * is registered here but neither allocated nor freed. NULL: the
-	 * slots are allocated. */
-	void *remote_memory;
-	/* Small headers sent and received beside each message's payload,
-	 * each in a scatter-gather element of its own (ping-sg-1 on). */
-	uint32_t head_slots;
-	uint32_t head_size; /* bytes per header slot */
+	uint32_t sends;     /* work requests on the send queue at most */
 };
 
 /*
- * Allocate and register control->send, control->recv, control->remote and
- * control->heads as plan says (none where it says 0 slots). Send, receive
- * and header slots get local access only: send/recv needs nothing remote.
- * Remote slots get exactly plan.remote_access besides (in
- * plan.remote_memory, where it says). Returns 0, or -1 (reported) with
- * nothing left registered. Undo with our_unsetup_buffers().
+ * Allocate the protection domain of control->cm_id's device: our memory
+ * and queue pair must be in it. Returns 0, or -1 (reported). Undo with
+ * our_destroy_pd().
  */
-int our_setup_buffers(struct our_control *control, struct our_buffer_plan plan);
+int our_create_pd(struct our_control *control);
+void our_destroy_pd(struct our_control *control);
+
+/*
+ * Allocate and register control->send and control->recv as plan says
+ * (none where it says 0 slots), with local access only: send/recv needs
+ * nothing remote. Sets the queues' depths. Returns 0, or -1 (reported)
+ * with nothing left registered. Undo with our_unsetup_buffers().
+ */
+int our_setup_buffers(struct our_control *control,
+		      const struct our_buffer_plan *plan);
 void our_unsetup_buffers(struct our_control *control);
+
+/*
+ * Allocate slots of slot_size bytes, zeroed, and register them with
+ * access into buffers. Returns 0 (slots 0: nothing done), or -1
+ * (reported) with nothing left. Undo with our_deregister_buffers().
+ */
+int our_register_buffers(struct our_control *control,
+			 struct our_buffers *buffers, uint32_t slots,
+			 uint32_t slot_size, unsigned int access,
+			 const char *what);
+void our_deregister_buffers(struct our_buffers *buffers, const char *what);
 
 /* The start of slot i. */
 char *our_slot(const struct our_buffers *buffers, uint32_t i);
@@ -52,5 +62,13 @@ void our_fill_data(char *data, uint32_t size, uint64_t sequence);
  * Reports the first byte that differs and returns false on a mismatch.
  */
 bool our_verify_data(const char *data, uint32_t size, uint64_t sequence);
+
+/*
+ * A ping-pong's client: true when pong, control->size bytes, is ping
+ * number's, or when -v was not asked for; otherwise says which pong
+ * differs.
+ */
+bool our_pong_verified(const struct our_control *control, const char *pong,
+		       uint32_t number);
 
 #endif

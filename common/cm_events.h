@@ -1,20 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cm_events.h - how a stage waits for connection-manager events.
+ * cm_events.h - how a stage waits for connection-manager events, and
+ * watches the connection while it runs.
  *
  * Each stage links exactly one piece that implements this header:
  *   ping-sr-0/cm_blocking.c     no event channel: each CM verb blocks
- *                               until its event (ping-sr-0, ping-sr-1)
+ *                               until its event; nothing watches the
+ *                               connection while the program runs
  *   ping-sr-2/cm_thread.c       an event channel; once connected, a
- *                               thread records each event and flags a
- *                               disconnect (ping-sr-2, ping-sr-3,
- *                               blast-sr-2 and the RDMA stages)
+ *                               thread takes each event and flags a
+ *                               disconnect
  *   ping-sr-4/cm_nonblocking.c  an event channel in O_NONBLOCK mode, read
  *                               when poll() says an event is waiting; no
- *                               thread (ping-sr-4)
- * The two with a channel share ping-sr-2/cm_channel.c.
- * The rest of the kit calls only these functions, so swapping the piece
- * is all it takes to change how CM events are handled.
+ *                               thread
+ * The two with a channel share ping-sr-2/cm_channel.c. The rest of the
+ * kit calls only these functions, so swapping the piece is all it takes
+ * to change how CM events are handled.
  */
 #ifndef OUR_CM_EVENTS_H
 #define OUR_CM_EVENTS_H
@@ -23,64 +24,76 @@
 #include "control.h"
 
 /*
- * A disconnect travels on its own path and can overtake completions that
- * are already on their way: after one is seen, completions still get this
- * long to arrive before the wait ends. A transfer in progress when Ctrl-C
- * comes gets as long to finish.
- */
-#define OUR_GRACE_MS 500
-
-/*
- * True where the piece sees the peer hang up while the program waits for
- * a completion (from ping-sr-2 on); false for cm_blocking.c, whose
- * programs cannot know (problem 2).
+ * True where the piece sees the peer hang up while the program runs;
+ * false where nothing watches the connection.
  */
 extern const bool our_cm_sees_hang_up;
 
+/* The client's -D, or its refusal where the piece cannot see a run end. */
+extern const struct our_option our_timed_options[];
+
 /*
- * Prepare *channel to receive CM events for a client or a listener;
- * called before the id is created. Returns 0, or -1 (reported). Undo
- * with our_unsetup_cm_events(), after the id is destroyed; the undo does
- * nothing when *channel was never set up, so an agent whose piece gave it
- * a channel of its own (in our_await_request) is undone the same way.
+ * Create a CM id into *id, with context, on the piece's event channel or
+ * on none. Returns 0, or -1 (reported). Undo with our_destroy_id(), which
+ * destroys the piece's channel with the id.
  */
-int our_setup_cm_events(struct rdma_event_channel **channel);
-void our_unsetup_cm_events(struct rdma_event_channel **channel);
+int our_create_id(struct rdma_cm_id **id, void *context);
+void our_destroy_id(struct rdma_cm_id **id);
 
 /*
  * A CM verb on control->cm_id was called and returned ret: see it through
  * until its event, expected, has arrived. Reports the verb when it failed
- * and the event when it was not the one expected (for a rejection, with
- * the peer's reason). Copies the event's private data into
- * control->peer_data. Returns 0 when expected arrived, or -1.
+ * and the event when it was not the one expected. Returns 0 when expected
+ * arrived, or -1.
  */
 int our_await_cm_event(struct our_control *control, int ret,
 		       enum rdma_cm_event_type expected, const char *verb);
 
 /*
- * Wait on listener for a connection request; the new id goes into
- * control->cm_id with its private data in control->peer_data.
- * Returns 0, or -1 (reported).
+ * Agent: wait on listener for a connection request. Returns 0 with the
+ * request's event in *event, its id the agent's new end of a
+ * connection, for our_take_request() or our_drop_request(); or -1
+ * (reported).
  */
 int our_await_request(struct our_listener *listener,
-		      struct our_control *control);
+		      struct rdma_cm_event **event);
+
+/*
+ * Agent: the request's id, already in control->cm_id, is the agent's
+ * from now on (give the event back; a piece with a channel moves the id
+ * to one of its own). Returns 0, or -1 (reported) with the id destroyed.
+ */
+int our_take_request(struct our_control *control,
+		     struct rdma_cm_event *event);
+
+/* Agent: give a request back that was refused, and destroy its id. */
+void our_drop_request(struct our_control *control,
+		      struct rdma_cm_event *event);
 
 /*
  * The connection is established: start watching it for a disconnect
- * (where the piece can). Returns 0, or -1 (reported).
+ * (where the piece can). Returns 0, or -1 (reported). our_disconnect()
+ * stops watching.
  */
 int our_watch_connection(struct our_control *control);
 
-/* Stop watching; called before the id is destroyed. */
-void our_unwatch_connection(struct our_control *control);
+/* Either side: disconnect, and see the disconnect through. */
+void our_disconnect(struct our_control *control);
+
+/*
+ * For the completion pieces, each time they look up while they wait:
+ * true when the wait must end: Ctrl-C or SIGTERM came, or the peer has
+ * gone (where the piece can see it). control->end then says why.
+ */
+bool our_wait_must_end(struct our_control *control);
 
 /* True once a disconnect of control's connection has been seen. */
 bool our_peer_disconnected(struct our_control *control);
 
 /*
  * For our_check_wc: a work completion failed; true when that is because
- * the connection is down, as the CM says within a moment (always false
- * where the piece cannot watch the connection).
+ * the connection is down, as the CM says within a moment (false where
+ * the piece cannot watch the connection).
  */
 bool our_connection_lost(struct our_control *control);
 

@@ -17,9 +17,14 @@ BUILD ?= .build
 
 PIECES ?= $(EXCHANGE) $(PRIVATE_DATA) $(CM_EVENTS) $(COMPLETIONS) $(POSTING)
 
-# What every program that talks over a connection shares.
-SHARED ?= options report control stats queue_pair buffers posting \
-	connection interrupt
+# What every program that talks over a connection shares: the baseline
+# and the plumbing.
+SHARED ?= options report trace statistics interrupt control buffers \
+	posting connection
+# What a single file puts last, after a banner: the plumbing, nothing of
+# RDMA. And the kit's instruments (-t, -T, -x), which it leaves out.
+PLUMBING ?= options report interrupt control
+INSTRUMENTS ?= trace statistics
 
 PKG_CONFIG ?= pkg-config
 RDMA_CFLAGS := $(shell $(PKG_CONFIG) --cflags libibverbs librdmacm 2>/dev/null)
@@ -84,6 +89,10 @@ STAGE_FILES := $(sort $(abspath $(ALL_SOURCES) \
 # built as that file's header says, with cc alone.
 # (A full path: vpath would find another stage's single/ otherwise.)
 SINGLE_DIR := $(CURDIR)/single
+# How a single file's header says to run its programs, on the address of
+# the netdev that carries the RDMA device (the lab's is 192.0.2.1).
+RUN_SERVER ?= ./server -a 192.0.2.1 &
+RUN_CLIENT ?= ./client -a 192.0.2.1 -c 1000 -v
 SINGLES := $(addprefix $(SINGLE_DIR)/,$(PROGRAMS))
 STAGE_HEADERS = $(wildcard $(addsuffix /*.h,$(sort $(COMMON) $(PIECE_DIRS) \
 	$(abspath $(dir $(ALL_SOURCES))))))
@@ -91,13 +100,19 @@ single: $(SINGLES)
 
 $(SINGLES): $(SINGLE_DIR)/%: $(SINGLE_DIR)/%.c
 	cd $(SINGLE_DIR) && cc -Wall -Wextra -Werror -o $* $*.c \
-		-lrdmacm -libverbs -lpthread
+		-lrdmacm -libverbs -pthread
 
-$(SINGLE_DIR)/%.c: $(STAGE_FILES) $(STAGE_HEADERS) $(KIT)/labs/single-file
+$(SINGLE_DIR)/%.c: $(STAGE_FILES) $(STAGE_HEADERS) $(KIT)/labs/single-file \
+		Makefile
 	mkdir -p $(SINGLE_DIR)
-	$(KIT)/labs/single-file -o $@ -I $(COMMON) \
-		$(addprefix -I ,$(PIECE_DIRS)) -D 'OUR_STAGE="$(STAGE)"' \
-		-t "$(STAGE) $*" $(patsubst %,$(COMMON)/%.c,$(SHARED)) \
+	$(KIT)/labs/single-file -o $@ --stage $(STAGE) --lesson Makefile \
+		-I $(COMMON) $(addprefix -I ,$(PIECE_DIRS)) \
+		-D 'OUR_STAGE="$(STAGE)"' \
+		$(foreach f,$(filter $(PLUMBING),$(SHARED)),--plumbing $(COMMON)/$(f).c) \
+		$(foreach f,$(filter $(INSTRUMENTS),$(SHARED)),--instrument $(COMMON)/$(f).c) \
+		--prune-fields our_control --prune-fields our_options \
+		--run '$(RUN_SERVER)' --run '$(RUN_CLIENT)' \
+		$(patsubst %,$(COMMON)/%.c,$(SHARED)) \
 		$(abspath $(addsuffix .c,$(PIECES)) $($*_SOURCES))
 
 # For editors: how each of this stage's files is compiled, so that clangd

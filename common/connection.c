@@ -3,7 +3,6 @@
  * connection.c - connection management with the RDMA CM, both ends.
  */
 #include <arpa/inet.h>
-#include <assert.h>
 #include <errno.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -12,7 +11,7 @@
 #include "cm_events.h"
 #include "connection.h"
 #include "exchange.h"
-#include "interrupt.h"
+#include "instruments.h"
 #include "private_data.h"
 #include "report.h"
 
@@ -28,28 +27,19 @@
 static void name_address(const struct sockaddr *addr, char *name,
 			 size_t size)
 {
-	char host[INET6_ADDRSTRLEN] = "?";
-	unsigned int port = 0;
+	char host[NI_MAXHOST] = "?";
+	char port[NI_MAXSERV] = "?";
 
-	if (addr->sa_family == AF_INET) {
-		const struct sockaddr_in *in = (const void *)addr;
-
-		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
-		port = ntohs(in->sin_port);
-	} else if (addr->sa_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const void *)addr;
-
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
-		port = ntohs(in6->sin6_port);
-	}
-	snprintf(name, size, "%s:%u", host, port);
+	getnameinfo(addr, sizeof(struct sockaddr_storage), host, sizeof(host),
+		    port, sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV);
+	snprintf(name, size, "%s:%s", host, port);
 }
 
 /*
  * Look up host and port. A name that does not resolve is the student's
  * most common typo: say so plainly. Free the result with freeaddrinfo().
  */
-static int look_up(const char *host, const char *port, bool passive,
+static int look_up(const char *host, uint32_t port, bool passive,
 		   struct addrinfo **result)
 {
 	struct addrinfo hints = {
@@ -57,33 +47,17 @@ static int look_up(const char *host, const char *port, bool passive,
 		.ai_socktype = SOCK_STREAM,
 		.ai_flags = passive ? AI_PASSIVE : 0,
 	};
-	int ret = getaddrinfo(host, port, &hints, result);
+	char service[12];
+	int ret;
 
+	snprintf(service, sizeof(service), "%u", port);
+	ret = getaddrinfo(host, service, &hints, result);
 	if (ret) {
 		our_error("cannot resolve '%s': %s", host ? host : "*",
 			  gai_strerror(ret));
 		return -1;
 	}
 	return 0;
-}
-
-bool our_wait_must_end(struct our_control *control, uint64_t *give_up)
-{
-	bool gone = our_peer_disconnected(control);
-
-	if (atomic_load(&control->watch_failed))
-		return true;
-	if (!gone && !our_interrupted())
-		return false;
-	/* A disconnect travels on its own path and can overtake
-	 * completions already on their way: give them a moment, and as
-	 * long to a transfer in progress when Ctrl-C came. */
-	if (!*give_up)
-		*give_up = our_now_ns() + OUR_GRACE_MS * 1000000ull;
-	if (our_now_ns() < *give_up)
-		return false;
-	control->end = gone ? OUR_RUN_PEER_GONE : OUR_RUN_INTERRUPTED;
-	return true;
 }
 
 int our_ack_cm_event(struct rdma_cm_event *event)
@@ -95,73 +69,42 @@ int our_ack_cm_event(struct rdma_cm_event *event)
 	return 0;
 }
 
-void our_keep_private_data(struct our_control *control,
-			   const struct rdma_cm_event *event)
-{
-	uint8_t length = event->param.conn.private_data_len;
-
-	/* private_data_len is a uint8_t: peer_data holds any length. */
-	static_assert(sizeof(control->peer_data) > UINT8_MAX,
-		      "peer_data must hold any private data");
-	if (!event->param.conn.private_data)
-		length = 0;
-	memcpy(control->peer_data, event->param.conn.private_data, length);
-	control->peer_data_len = length;
-}
-
-void our_explain_no_device(const struct our_control *control)
+void our_explain_no_device(const char *peer)
 {
 	our_error("no RDMA device reaches %s: give the address of a netdev "
 		  "that has an RDMA device on it",
-		  control->peer_name);
+		  peer);
 }
 
-void our_explain_cm_event(const struct our_control *control,
-			  const struct rdma_cm_event *event,
+void our_explain_cm_event(const char *peer, const struct rdma_cm_event *event,
 			  enum rdma_cm_event_type expected)
 {
-	const char *peer = control->peer_name;
+	enum rdma_cm_event_type type = event->event;
+	int status = event->status;
 
-	switch (event->event) {
-	case RDMA_CM_EVENT_ADDR_ERROR:
-	case RDMA_CM_EVENT_ROUTE_ERROR:
-		if (event->status == -ENODEV)
-			our_explain_no_device(control);
-		else
-			our_error("no route to %s (%s)", peer,
-				  strerror(-event->status));
-		break;
-	case RDMA_CM_EVENT_UNREACHABLE:
-	case RDMA_CM_EVENT_CONNECT_ERROR:
-		our_error("%s does not answer: %s", peer,
-			  event->status < 0 ? strerror(-event->status) :
-					      "no reply from its CM");
-		break;
-	case RDMA_CM_EVENT_REJECTED:
-		if (event->status == OUR_REJ_INVALID_SERVICE_ID ||
-		    event->status == -ECONNREFUSED)
-			our_error("no server listens at %s", peer);
-		else if (event->status == OUR_REJ_CONSUMER_DEFINED)
-			our_error("the server at %s rejected the connection",
-				  peer);
-		else
-			our_error("%s rejected the connection (CM reason %d)",
-				  peer, event->status);
-		our_explain_rejection(control);
-		break;
-	case RDMA_CM_EVENT_DISCONNECTED:
-		our_error("%s disconnected", peer);
-		break;
-	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		our_error("the RDMA device was removed");
-		break;
-	default:
-		our_error("expected %s, got %s (status %d)",
-			  rdma_event_str(expected),
-			  rdma_event_str(event->event),
-			  event->status);
-		break;
-	}
+	if (type == RDMA_CM_EVENT_REJECTED &&
+	    (status == OUR_REJ_INVALID_SERVICE_ID || status == -ECONNREFUSED))
+		our_error("no server listens at %s", peer);
+	else if (type == RDMA_CM_EVENT_REJECTED)
+		our_error("%s rejected the connection (%s, reason %d)", peer,
+			  status == OUR_REJ_CONSUMER_DEFINED ? "the server said "
+							       "no" :
+							       "its CM said no",
+			  status);
+	else if (status == -ENODEV)
+		our_explain_no_device(peer);
+	else if (type == RDMA_CM_EVENT_ADDR_ERROR ||
+		 type == RDMA_CM_EVENT_ROUTE_ERROR)
+		our_error("no route to %s (%s)", peer, strerror(-status));
+	else if (type == RDMA_CM_EVENT_UNREACHABLE ||
+		 type == RDMA_CM_EVENT_CONNECT_ERROR)
+		our_error("%s does not answer (%s)", peer,
+			  status < 0 ? strerror(-status) : "its CM is silent");
+	else
+		our_error("%s: expected %s, got %s (status %d)", peer,
+			  rdma_event_str(expected), rdma_event_str(type), status);
+	if (type == RDMA_CM_EVENT_REJECTED)
+		our_explain_rejection(event);
 }
 
 int our_resolve_server(struct our_control *control)
@@ -170,16 +113,14 @@ int our_resolve_server(struct our_control *control)
 	struct addrinfo *address;
 	int ret;
 
-	if (look_up(options->server_name, options->port, false, &address))
+	if (look_up(options->address, options->port, false, &address))
 		return -1;
 	name_address(address->ai_addr, control->peer_name,
 		     sizeof(control->peer_name));
 
 	/* excerpt resolve */
 	/* An id is the CM's handle on one connection, like a socket. */
-	ret = rdma_create_id(control->cm_channel, &control->cm_id, control,
-			     RDMA_PS_TCP);
-	if (our_verb_failed(ret, "rdma_create_id RDMA_PS_TCP")) {
+	if (our_create_id(&control->cm_id, control)) {
 		if (errno == ENODEV)
 			our_error("no RDMA device on this machine: run the "
 				  "kit in the lab ('make lab')");
@@ -200,71 +141,22 @@ int our_resolve_server(struct our_control *control)
 	ret = rdma_resolve_route(control->cm_id, OUR_RESOLVE_TIMEOUT_MS);
 	if (our_await_cm_event(control, ret, RDMA_CM_EVENT_ROUTE_RESOLVED,
 			       "rdma_resolve_route"))
-	/* end excerpt resolve */
 		goto out_destroy_id;
+	/* end excerpt resolve */
 	freeaddrinfo(address);
 	return 0;
 
 out_destroy_id:
-	our_destroy_id(control);
+	our_destroy_id(&control->cm_id);
 out_free_address:
 	freeaddrinfo(address);
 	return -1;
 }
 
-void our_destroy_id(struct our_control *control)
+/* The connection parameters both sides ask for. */
+static struct rdma_conn_param connection_parameters(void)
 {
-	int ret = rdma_destroy_id(control->cm_id);
-
-	our_verb_failed(ret, "rdma_destroy_id");
-	control->cm_id = NULL;
-}
-
-/*
- * Whether the device can keep reads RDMA reads in flight at a queue pair
- * and from it. Returns 0, or -1 (reported).
- */
-static int check_read_resources(const struct our_control *control,
-				uint8_t reads)
-{
-	struct ibv_context *verbs = control->cm_id->verbs;
-	struct ibv_device_attr attr;
-	int ret;
-
-	ret = ibv_query_device(verbs, &attr);
-	if (our_verb_failed(ret, "ibv_query_device"))
-		return -1;
-	if (attr.max_qp_rd_atom < reads || attr.max_qp_init_rd_atom < reads) {
-		our_error("%s allows %d RDMA reads in flight at a queue pair, "
-			  "and %d from it; the exchange needs %u",
-			  ibv_get_device_name(verbs->device),
-			  attr.max_qp_rd_atom, attr.max_qp_init_rd_atom, reads);
-		return -1;
-	}
-	our_trace(1, "asking for %u RDMA reads in flight each way", reads);
-	return 0;
-}
-
-/*
- * The connection parameters both sides ask for. Returns 0, or -1 when
- * the device cannot keep the exchange's RDMA reads in flight (reported).
- */
-static int connection_parameters(const struct our_control *control,
-				 struct rdma_conn_param *param)
-{
-	uint8_t reads = our_reads_in_flight;
-
-	if (reads && check_read_resources(control, reads))
-		return -1;
-	*param = (struct rdma_conn_param){
-		/* RDMA reads (and atomics) the peer may have in flight at
-		 * us: our adapter keeps this many answers going at once. */
-		.responder_resources = reads,
-		/* ... and those we may have in flight at the peer. Both
-		 * sides run the same exchange, so they ask for the same; a
-		 * server could take the client's figures from the connect
-		 * request (event->param.conn) instead. */
-		.initiator_depth = reads,
+	return (struct rdma_conn_param){
 		/* Retry a lost packet up to 7 times before failing. */
 		.retry_count = 7,
 		/* Our receives are always posted before the matching send,
@@ -272,15 +164,14 @@ static int connection_parameters(const struct our_control *control,
 		 * rather than retry (7 would retry for ever). */
 		.rnr_retry_count = 0,
 	};
-	return 0;
 }
 
 int our_connect(struct our_control *control)
 {
-	struct rdma_conn_param param;
+	struct rdma_conn_param param = connection_parameters();
 	int ret;
 
-	if (connection_parameters(control, &param))
+	if (our_ask_resources(control, &param))
 		return -1;
 	our_fill_private_data(control, &param);
 	/* The CM exchanges queue pair numbers with the server's CM and
@@ -292,15 +183,6 @@ int our_connect(struct our_control *control)
 	return our_watch_connection(control);
 }
 
-/* Undo rdma_create_id for the listener. */
-static void destroy_listener_id(struct our_listener *listener)
-{
-	int ret = rdma_destroy_id(listener->cm_id);
-
-	our_verb_failed(ret, "rdma_destroy_id listener");
-	listener->cm_id = NULL;
-}
-
 int our_setup_listener(struct our_listener *listener,
 		       const struct our_options *options)
 {
@@ -308,17 +190,13 @@ int our_setup_listener(struct our_listener *listener,
 	char name[80];
 	int ret;
 
-	if (look_up(options->server_name, options->port, true, &address))
+	if (look_up(options->address, options->port, true, &address))
 		return -1;
 	name_address(address->ai_addr, name, sizeof(name));
-	if (our_setup_cm_events(&listener->cm_channel))
-		goto out_free_address;
 
 	/* excerpt listen */
-	ret = rdma_create_id(listener->cm_channel, &listener->cm_id, listener,
-			     RDMA_PS_TCP);
-	if (our_verb_failed(ret, "rdma_create_id RDMA_PS_TCP"))
-		goto out_unsetup_cm_events;
+	if (our_create_id(&listener->cm_id, listener))
+		goto out_free_address;
 
 	/* Claim the address and port, as bind() does for a socket. */
 	ret = rdma_bind_addr(listener->cm_id, address->ai_addr);
@@ -326,8 +204,7 @@ int our_setup_listener(struct our_listener *listener,
 		goto out_destroy_id;
 
 	/* Connection requests for our port now queue up for us: as many
-	 * as the server serves at once (-n; 1 for every server but
-	 * atomic-1's). */
+	 * as the server serves at once. */
 	ret = rdma_listen(listener->cm_id, (int)options->clients);
 	if (our_verb_failed(ret, "rdma_listen %s", name))
 		goto out_destroy_id;
@@ -337,9 +214,7 @@ int our_setup_listener(struct our_listener *listener,
 	return 0;
 
 out_destroy_id:
-	destroy_listener_id(listener);
-out_unsetup_cm_events:
-	our_unsetup_cm_events(&listener->cm_channel);
+	our_destroy_id(&listener->cm_id);
 out_free_address:
 	freeaddrinfo(address);
 	return -1;
@@ -347,35 +222,38 @@ out_free_address:
 
 void our_unsetup_listener(struct our_listener *listener)
 {
-	destroy_listener_id(listener);
-	our_unsetup_cm_events(&listener->cm_channel);
+	our_destroy_id(&listener->cm_id);
 }
 
 int our_get_request(struct our_listener *listener,
 		    struct our_control *control)
 {
-	for (;;) {
-		if (our_await_request(listener, control))
-			return -1;
-		name_address(rdma_get_peer_addr(control->cm_id),
-			     control->peer_name, sizeof(control->peer_name));
-		our_trace(1, "connection request from %s with %u bytes of "
-			     "private data",
-			  control->peer_name, control->peer_data_len);
-		if (our_adopt_private_data(control) == 0)
-			return 0;
-		/* Refused: the listener waits for the next client. */
-		our_destroy_id(control);
-		our_unsetup_cm_events(&control->cm_channel);
+	struct rdma_cm_event *event;
+
+	if (our_await_request(listener, &event))
+		return -1;
+	/* The request comes with a new id: the agent's end of the
+	 * connection. */
+	control->cm_id = event->id;
+	control->cm_id->context = control;
+	name_address(rdma_get_peer_addr(control->cm_id), control->peer_name,
+		     sizeof(control->peer_name));
+	our_trace(1, "connection request from %s with %u bytes of private data",
+		  control->peer_name, event->param.conn.private_data_len);
+	/* A request we refuse is rejected: wait for the next one. */
+	if (our_refuse_request(control, event)) {
+		our_drop_request(control, event);
+		return our_get_request(listener, control);
 	}
+	return our_take_request(control, event);
 }
 
 int our_accept(struct our_control *control)
 {
-	struct rdma_conn_param param;
+	struct rdma_conn_param param = connection_parameters();
 	int ret;
 
-	if (connection_parameters(control, &param))
+	if (our_ask_resources(control, &param))
 		return -1;
 	/* The CM brings our queue pair to ready-to-send and answers the
 	 * client's CM; the connection is up when the client confirms. */
@@ -395,27 +273,4 @@ void our_reject(struct our_control *control, const void *reason,
 	int ret = rdma_reject(control->cm_id, reason, reason_len);
 
 	our_verb_failed(ret, "rdma_reject %s", control->peer_name);
-}
-
-void our_disconnect(struct our_control *control)
-{
-	int ret;
-
-	/* With no channel, rdma_disconnect waits until the peer answers,
-	 * and a peer that does not watch the connection (ping-sr-0 and 1)
-	 * answers only once its own run is over. After a run that Ctrl-C cut
-	 * short, the disconnect is left to rdma_destroy_id: it tells the
-	 * peer too, and does not wait. */
-	if (!our_cm_sees_hang_up && control->end == OUR_RUN_INTERRUPTED) {
-		our_trace(1, "no rdma_disconnect: %s would not answer",
-			  control->peer_name);
-		return;
-	}
-
-	/* The CM tells the peer we are going; our queue pair goes to the
-	 * error state and any work still posted is flushed. */
-	ret = rdma_disconnect(control->cm_id);
-	our_await_cm_event(control, ret, RDMA_CM_EVENT_DISCONNECTED,
-			   "rdma_disconnect");
-	our_unwatch_connection(control);
 }

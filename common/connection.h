@@ -2,8 +2,8 @@
 /*
  * connection.h - connection management with the RDMA CM, both ends.
  *
- * How each CM event is awaited is the business of the stage's cm_*.c
- * piece (see cm_events.h); the steps here are the same for every stage.
+ * How each CM event is awaited is the business of the stage's CM piece
+ * (see cm_events.h); the steps here are the same for every stage.
  */
 #ifndef OUR_CONNECTION_H
 #define OUR_CONNECTION_H
@@ -13,10 +13,10 @@
 /*
  * Client: create control->cm_id and resolve the server's address and
  * route, which binds the id to the RDMA device that reaches the server.
- * Returns 0, or -1 (reported) with no id left. Undo with our_destroy_id().
+ * Returns 0, or -1 (reported) with no id left. Undo with our_destroy_id()
+ * (see cm_events.h).
  */
 int our_resolve_server(struct our_control *control);
-void our_destroy_id(struct our_control *control);
 
 /*
  * Client: connect the queue pair to the server, sending our private data
@@ -26,7 +26,7 @@ void our_destroy_id(struct our_control *control);
 int our_connect(struct our_control *control);
 
 /*
- * Server: bind a listening id to options->server_name (all local addresses
+ * Server: bind a listening id to options->address (all local addresses
  * when NULL) and options->port, and listen. Returns 0, or -1 (reported)
  * with nothing left. Undo with our_unsetup_listener().
  */
@@ -51,37 +51,19 @@ int our_accept(struct our_control *control);
 void our_reject(struct our_control *control, const void *reason,
 		uint8_t reason_len);
 
-/* Either side: disconnect, and see the disconnect through. */
-void our_disconnect(struct our_control *control);
-
 /*
- * For the cm_*.c pieces: say in words why event, which came instead of
- * expected (or with an error status), ends the connection.
+ * For the CM pieces: say in words why event, which came instead of
+ * expected (or with an error status), ends the connection to peer.
  */
-void our_explain_cm_event(const struct our_control *control,
-			  const struct rdma_cm_event *event,
+void our_explain_cm_event(const char *peer, const struct rdma_cm_event *event,
 			  enum rdma_cm_event_type expected);
 
-/* For the cm_*.c pieces: the peer's address has no RDMA device behind it
+/* For the CM pieces: peer's address has no RDMA device behind it
  * (ENODEV). 127.0.0.1 is the usual case. */
-void our_explain_no_device(const struct our_control *control);
+void our_explain_no_device(const char *peer);
 
-/*
- * For the completions_*.c pieces, each time they look up while they wait:
- * true when the wait must end. That is once the peer has disconnected, or
- * Ctrl-C or SIGTERM came, and OUR_GRACE_MS have passed since for the
- * completions on their way (control->end then says why); or at once when
- * the connection can no longer be watched (reported). *give_up starts at 0
- * and keeps the deadline between calls.
- */
-bool our_wait_must_end(struct our_control *control, uint64_t *give_up);
-
-/* For the cm_*.c pieces: give event back to the CM (rdma_ack_cm_event);
- * its private data is gone after this. Returns 0, or -1 (reported). */
+/* For the CM pieces: give event back to the CM (rdma_ack_cm_event).
+ * Returns 0, or -1 (reported). */
 int our_ack_cm_event(struct rdma_cm_event *event);
-
-/* For the cm_*.c pieces: keep event's private data in control->peer_data. */
-void our_keep_private_data(struct our_control *control,
-			   const struct rdma_cm_event *event);
 
 #endif

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * control.c - the per-connection control structure, and how a run goes on
- * and ends.
+ * control.c - the per-connection control structure, and how a run goes on,
+ * ends and reports.
  */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "buffers.h"
 #include "control.h"
 #include "exchange.h"
+#include "instruments.h"
 #include "interrupt.h"
 #include "report.h"
 
@@ -22,10 +26,14 @@ void our_init_control(struct our_control *control,
 	control->size = options->size;
 	control->buffers = options->buffers;
 	control->verify = options->verify;
-	atomic_init(&control->disconnected, false);
-	atomic_init(&control->watch_failed, false);
-	atomic_init(&control->cm_thread_stop, false);
-	atomic_init(&control->last_cm_event, -1);
+}
+
+uint64_t our_now_ns(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
 bool our_keep_going(struct our_control *control, uint64_t done)
@@ -40,45 +48,64 @@ bool our_keep_going(struct our_control *control, uint64_t done)
 		return done < control->count;
 	if (!control->duration)
 		return true; /* an agent: the client says when it is over */
-	elapsed_ns = our_now_ns() - control->stats.start_ns;
+	elapsed_ns = our_now_ns() - control->start_ns;
 	return elapsed_ns < control->duration * 1000000000ull;
+}
+
+void our_start_clock(struct our_control *control)
+{
+	control->start_ns = our_now_ns();
+	our_start_statistics(control);
+}
+
+void our_stop_clock(struct our_control *control)
+{
+	control->end_ns = our_now_ns();
+	our_stop_statistics(control);
+}
+
+void our_count_transfer(struct our_control *control)
+{
+	control->transfers++;
+	our_record_latency(control);
 }
 
 int our_end_of_run(const struct our_control *control, int ret)
 {
-	uint64_t done = control->stats.transfers;
+	unsigned long long done = control->transfers;
 	const char *plural = done == 1 ? "" : "s";
 	int signal = our_interrupted();
 
-	switch (control->end) {
-	case OUR_RUN_INTERRUPTED:
+	if (control->end == OUR_RUN_INTERRUPTED) {
 		our_error("interrupted by %s after %llu %s%s",
 			  signal == SIGINT ? "Ctrl-C (SIGINT)" : "SIGTERM",
-			  (unsigned long long)done, our_transfer_unit, plural);
+			  done, our_transfer_unit, plural);
 		return 128 + signal;
-	case OUR_RUN_PEER_GONE:
-		if (control->count)
-			our_error("%s ended the run after %llu of %u %ss",
-				  control->peer_name, (unsigned long long)done,
-				  control->count, our_transfer_unit);
-		else
-			our_error("%s ended the run after %llu %s%s",
-				  control->peer_name, (unsigned long long)done,
-				  our_transfer_unit, plural);
-		/* An agent with no count runs until the client hangs up. */
-		return control->count || control->duration ? EXIT_FAILURE :
-							     EXIT_SUCCESS;
-	case OUR_RUN_AS_PLANNED:
-		break;
 	}
-	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
+	if (control->end != OUR_RUN_PEER_GONE)
+		return ret ? EXIT_FAILURE : EXIT_SUCCESS;
+	if (control->count)
+		our_error("%s ended the run after %llu of %u %ss",
+			  control->peer_name, done, control->count,
+			  our_transfer_unit);
+	else
+		our_error("%s ended the run after %llu %s%s", control->peer_name,
+			  done, our_transfer_unit, plural);
+	/* An agent with no count runs until the client hangs up. */
+	return control->count || control->duration ? EXIT_FAILURE :
+						     EXIT_SUCCESS;
 }
 
-bool our_pong_verified(const struct our_control *control, const char *pong,
-		       uint32_t number)
+void our_print_report(struct our_control *control)
 {
-	if (!control->verify || our_verify_data(pong, control->size, number))
-		return true;
-	our_error("pong %u differs from its ping", number);
-	return false;
+	double elapsed = (double)(control->end_ns - control->start_ns) / 1e9;
+
+	/* One report's lines together, whatever other threads print. */
+	flockfile(stdout);
+	printf("%s: %" PRIu64 " %ss of %u bytes in %.6f s\n", our_program_name,
+	       control->transfers, our_transfer_unit, control->size, elapsed);
+	our_print_statistics(control);
+	/* Out now: the disconnect that follows may take a while. */
+	fflush(stdout);
+	funlockfile(stdout);
 }

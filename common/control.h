@@ -1,26 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * control.h - the per-connection control structure.
+ * control.h - the per-connection control structure, and the run's
+ * control: how long a run goes on, how it ended, what it reports.
  *
- * One struct our_control holds everything a connection owns, in the order
- * it is set up. Each field is set by one set-up function and cleared by
- * its undo, so a structure that is partly set up can always be undone.
+ * One struct our_control holds what a connection owns, in the order it
+ * is set up. Each field is set by one set-up function and cleared by its
+ * undo, so a structure that is partly set up can always be undone. What
+ * a piece needs beyond it, the piece keeps in a structure of its own,
+ * which only it knows, behind one of the pointers at the end.
  */
 #ifndef OUR_CONTROL_H
 #define OUR_CONTROL_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
 #include "options.h"
-#include "stats.h"
-
-/* Room for the largest private data a CM event can carry (rdma_accept). */
-#define OUR_PEER_DATA_MAX 256
 
 /* Registered memory cut into equal slots, one message each. */
 struct our_buffers {
@@ -28,38 +25,6 @@ struct our_buffers {
 	uint32_t slot_size;
 	uint32_t slots;
 	struct ibv_mr *mr;
-	bool shared; /* data is not ours to free (see struct our_buffer_plan) */
-};
-
-/* Memory the peer advertised for RDMA (the ping-rdma stages on). */
-struct our_peer_memory {
-	uint64_t addr;   /* the address of its first byte, in the peer */
-	uint32_t rkey;   /* the key that lets our adapter reach it */
-	uint32_t length; /* how many bytes we may reach */
-};
-
-/*
- * How many things came together, in buckets by powers of two: 1, 2-3,
- * 4-7, 8-15, 16 or more (see our_count_size in stats.h).
- */
-#define OUR_SIZE_BUCKETS 5
-
-/* What the pieces of a stage count, printed with -x. */
-struct our_counters {
-	uint64_t polls;        /* ibv_poll_cq calls */
-	uint64_t empty_polls;  /* ... that found no completion */
-	uint64_t cq_events;    /* completion events received */
-	uint64_t cq_acked;     /* ... and acknowledged */
-	uint64_t poll_calls;   /* poll() calls */
-	uint64_t send_posts;   /* ibv_post_send calls */
-	uint64_t send_wrs;     /* send work requests posted */
-	uint64_t credits;      /* flow-control credits returned */
-	uint64_t swap_misses;  /* compare-and-swaps that found another
-				* value than expected (atomic-1) */
-	/* RDMA writes per ibv_post_send chain, and completions per
-	 * ibv_poll_cq that found any (blast-rdma-1). */
-	uint64_t chains[OUR_SIZE_BUCKETS];
-	uint64_t batches[OUR_SIZE_BUCKETS];
 };
 
 /* How a run ended, when it did not simply run its course. */
@@ -68,6 +33,13 @@ enum our_run_end {
 	OUR_RUN_PEER_GONE,  /* the peer disconnected or died */
 	OUR_RUN_INTERRUPTED, /* Ctrl-C or SIGTERM (see interrupt.h) */
 };
+
+/* What the pieces keep for themselves: each type is its piece's own. */
+struct our_cm;
+struct our_completions;
+struct our_posting;
+struct our_exchange;
+struct our_statistics;
 
 struct our_control {
 	const struct our_options *options;
@@ -82,50 +54,36 @@ struct our_control {
 	enum our_run_end end;
 
 	/* Connection management. */
-	struct rdma_event_channel *cm_channel; /* NULL: the CM verbs block */
 	struct rdma_cm_id *cm_id;
 	char peer_name[80]; /* "address:port" of the peer, for messages */
-	char peer_data[OUR_PEER_DATA_MAX]; /* private data of the last event */
-	uint8_t peer_data_len;
-	atomic_bool disconnected; /* set when a disconnect is seen */
-	atomic_bool watch_failed; /* the connection can no longer be watched */
-	/* The CM event thread, for the pieces that have one. */
-	pthread_t cm_thread;
-	bool cm_thread_started;
-	atomic_bool cm_thread_stop;
-	atomic_int last_cm_event; /* enum rdma_cm_event_type, or -1 */
 
-	/* The queue pair and what it needs. */
+	/* The protection domain, and the memory registered in it. */
 	struct ibv_pd *pd;
-	struct ibv_comp_channel *completion_channel; /* NULL: busy polling */
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	/* The bytes a send may carry inline, as the device gave them when
-	 * the queue pair was created (ping-wr-1's posting piece uses it). */
-	uint32_t max_inline;
-	/* Work completions polled together and not yet handed out, for
-	 * the piece that polls in batches (blast-rdma-1). */
-	struct ibv_wc *polled;
-	int polled_count;
-	int polled_next;
-
-	/* Registered memory. */
 	struct our_buffers send;
 	struct our_buffers recv;
-	struct our_buffers remote; /* what the peer reaches by RDMA, if any */
-	struct our_buffers heads;  /* messages' headers (ping-sg-1 on) */
-	struct our_peer_memory peer_memory; /* what we reach in the peer */
-	/* What the agents of a server for many clients share, if anything
-	 * (atomic-1's counter): the server's, not the agent's. */
-	void *shared;
+	/* The work requests in flight at most, on each queue. */
+	uint32_t send_depth;
+	uint32_t recv_depth;
 
-	struct our_stats stats;
-	struct our_counters counters;
+	/* The completion queue and the queue pair. */
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+
+	/* The run's clock, and the transfers done. */
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t transfers;
+
+	/* What a piece keeps for itself, where it keeps anything. */
+	struct our_cm *cm;                   /* the CM events' */
+	struct our_completions *completions; /* the completions' */
+	struct our_posting *posting;         /* the posting's */
+	struct our_exchange *exchange;       /* the exchange's */
+	struct our_statistics *statistics;   /* -x's */
 };
 
-/* A server's listening end: its own channel and id. */
+/* A server's listening end. */
 struct our_listener {
-	struct rdma_event_channel *cm_channel;
 	struct rdma_cm_id *cm_id;
 };
 
@@ -141,6 +99,16 @@ void our_init_control(struct our_control *control,
  */
 bool our_keep_going(struct our_control *control, uint64_t done);
 
+/* Monotonic time in nanoseconds. */
+uint64_t our_now_ns(void);
+
+/* Take the time at the start and at the end of the run. */
+void our_start_clock(struct our_control *control);
+void our_stop_clock(struct our_control *control);
+
+/* Count one transfer done. */
+void our_count_transfer(struct our_control *control);
+
 /*
  * Once the run is over, given what the exchange returned: say how the run
  * ended when the peer or a signal ended it, and return the program's exit
@@ -149,11 +117,7 @@ bool our_keep_going(struct our_control *control, uint64_t done);
  */
 int our_end_of_run(const struct our_control *control, int ret);
 
-/*
- * A ping-pong's client: true when pong, -s bytes, is ping number's, or
- * when -v was not asked for; otherwise says which pong differs.
- */
-bool our_pong_verified(const struct our_control *control, const char *pong,
-		       uint32_t number);
+/* Print the run's report on stdout: how many transfers, in what time. */
+void our_print_report(struct our_control *control);
 
 #endif

@@ -1,64 +1,59 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * exchange.h - what the client and the agent do once connected.
+ * exchange.h - what the client and the agent do once connected, and the
+ * memory they do it with.
  *
  * Each program links exactly one piece that implements this header:
- *   ping-sr-0/ping.c    ping-pong round trips (ping-sr-0 to ping-sr-4,
- *                       ping-wr-1)
- *   blast-sr-2/blast.c  a one-way stream with flow control (blast-sr-2)
- *   ping-rdma-1/ping_write.c  ping-pong by RDMA write, each write told
- *                       by a send (ping-rdma-1)
- *   ping-rdma-2/ping_read.c  ping-pong by RDMA read, each side reading
- *                       what the other has said is ready (ping-rdma-2)
- *   blast-rdma-1/blast_write.c  a stream of RDMA writes into a ring,
- *                       chained, each chain told by a send (blast-rdma-1)
- *   atomic-1/atomic_counter.c  remote fetch-and-add and compare-and-swap
- *                       on a counter the agents share (atomic-1)
- *   pubsub-rdma-1/board.c  publications on a board the agents share,
- *                       which each subscriber reads (pubsub-rdma-1)
- *   ping-sg-1/ping_sg.c  ping-pong of messages in two pieces, a header
- *                       and a payload (ping-sg-1, ping-post-1)
+ *   ping-sr-0/ping.c             ping-pong round trips
+ *   blast-sr-2/blast.c           a one-way stream with flow control
+ *   ping-rdma-1/ping_write.c     ping-pong by RDMA write, each write told
+ *                                by a send
+ *   ping-rdma-2/ping_read.c      ping-pong by RDMA read, each side reading
+ *                                what the other has said is ready
+ *   blast-rdma-1/blast_write.c   a stream of RDMA writes into a ring,
+ *                                chained, each chain told by a send
+ *   atomic-1/atomic_counter.c    remote fetch-and-add and compare-and-swap
+ *                                on a counter the agents share
+ *   pubsub-rdma-1/board.c        publications on a board the agents
+ *                                share, which each subscriber reads
+ *   ping-sg-1/ping_sg.c          ping-pong of messages in two pieces, a
+ *                                header and a payload
+ * The one-sided ones share ping-rdma-1's remote_memory.c and notice.c.
  * The client's and the agent's steps (ping-sr-0/client.c and agent.c)
  * are the same for every stage; the exchange is one of the pieces.
  */
 #ifndef OUR_EXCHANGE_H
 #define OUR_EXCHANGE_H
 
-#include "buffers.h"
 #include "control.h"
-#include "options.h"
 
 /* How the client and the server present themselves to --help. */
-extern const struct our_program our_client_program;
-extern const struct our_program our_server_program;
+extern const char our_client_purpose[];
+extern const char our_server_purpose[];
+
+/* The client's options besides -a and -p, and the CM piece's -D. */
+extern const struct our_option our_client_options[];
 
 /* What one transfer is called in the report: "round trip", "message". */
 extern const char our_transfer_unit[];
 
-/*
- * The work requests one transfer in flight keeps on the send queue: 1
- * for a send; 2 for an RDMA write and the send that tells of it. The
- * queue pair is made deep enough for -b transfers of that many.
- */
-extern const uint32_t our_sends_per_transfer;
+/* The payload one transfer moves, in -s sizes: 2 for a round trip. */
+extern const uint32_t our_sizes_per_transfer;
 
 /*
  * The scatter-gather elements a message is sent from and received into:
- * 1, or 2 for ping-sg-1's header and payload. The queue pair is made to
- * take that many in a work request.
+ * 1, or 2 for a message in two pieces. The queue pair takes that many.
  */
 extern const uint32_t our_sges_per_message;
 
 /*
- * The RDMA reads (and atomics) one side keeps in flight at once: 0 for
- * sends and writes. Both sides ask the CM for this many each way, in the
- * connection parameters (see our_connect and our_accept).
+ * Register the memory the client or the agent needs, and set the depths
+ * of its queues (see our_setup_buffers). Returns 0, or -1 (reported)
+ * with nothing left. Undo with our_unsetup_memory().
  */
-extern const uint8_t our_reads_in_flight;
-
-/* The memory the client and the agent register for the exchange. */
-struct our_buffer_plan our_client_buffers(const struct our_control *control);
-struct our_buffer_plan our_agent_buffers(const struct our_control *control);
+int our_setup_client_memory(struct our_control *control);
+int our_setup_agent_memory(struct our_control *control);
+void our_unsetup_memory(struct our_control *control);
 
 /*
  * Client: post the receives that must be waiting before anything can
@@ -70,6 +65,14 @@ int our_prepare_client(struct our_control *control);
 int our_prepare_agent(struct our_control *control);
 
 /*
+ * Both sides, before they connect: ask in param for the resources the
+ * exchange needs of the adapters (RDMA reads in flight). Returns 0, or -1
+ * (reported) when the device does not have them.
+ */
+int our_ask_resources(struct our_control *control,
+		      struct rdma_conn_param *param);
+
+/*
  * Client and agent: the exchange itself, control->count transfers of
  * control->size bytes, or as many as the duration allows (see
  * our_keep_going in control.h). Returns 0 when the run is over, whether
@@ -79,7 +82,13 @@ int our_prepare_agent(struct our_control *control);
 int our_run_client(struct our_control *control);
 int our_run_agent(struct our_control *control);
 
-/* Print, for -x, what the exchange counted (nothing for some). */
-void our_print_exchange_counters(const struct our_control *control);
+/*
+ * For our_check_wc: a work completion of something the exchange posts
+ * beyond sends and receives failed. Returns true when the exchange
+ * explained it (reported, or control->end set), false to leave it to
+ * our_check_wc.
+ */
+bool our_exchange_explains(struct our_control *control,
+			   const struct ibv_wc *wc);
 
 #endif

@@ -1,43 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * posting.c - what every way of posting shares: work request ids, scatter-
- * gather elements, and what a failed work completion means.
+ * posting.c - what every way of posting shares: work request ids,
+ * scatter-gather elements, the queue pair's attributes, and what a failed
+ * work completion means.
  */
-
-#include <poll.h>
-#include <stdatomic.h>
-
 #include "buffers.h"
 #include "cm_events.h"
 #include "completions.h"
+#include "exchange.h"
+#include "instruments.h"
 #include "posting.h"
 #include "report.h"
-
-/*
- * How long a remote access error waits for the CM to say that the peer
- * has gone. A peer that dies mid-run can refuse us too: its kernel may
- * free its memory registrations before its queue pair, and a write or
- * read that arrives in between is refused; its disconnect follows within
- * a moment. A peer that is alive and refused us stays connected for
- * longer than this: it waits as long as our_connection_lost() does for
- * our disconnect before it gives up on us.
- */
-#define OUR_REFUSED_WAIT_MS 500
-
-uint64_t our_wr_id(enum our_wr_kind kind, uint32_t slot)
-{
-	return (uint64_t)kind << 32 | slot;
-}
-
-enum our_wr_kind our_wr_kind(uint64_t wr_id)
-{
-	return (enum our_wr_kind)(wr_id >> 32);
-}
-
-uint32_t our_wr_slot(uint64_t wr_id)
-{
-	return (uint32_t)wr_id;
-}
 
 struct ibv_sge our_sge(const struct our_buffers *buffers, uint32_t slot,
 		       uint32_t length)
@@ -49,21 +22,23 @@ struct ibv_sge our_sge(const struct our_buffers *buffers, uint32_t slot,
 	};
 }
 
-const char *our_wr_kind_name(enum our_wr_kind kind)
+struct ibv_qp_init_attr our_qp_attr(const struct our_control *control)
 {
-	switch (kind) {
-	case OUR_WR_SEND:
-		return "send";
-	case OUR_WR_RECV:
-		return "receive";
-	case OUR_WR_WRITE:
-		return "RDMA write";
-	case OUR_WR_READ:
-		return "RDMA read";
-	case OUR_WR_ATOMIC:
-		return "atomic";
-	}
-	return "work request";
+	return (struct ibv_qp_init_attr){
+		/* One completion queue for sends and receives. */
+		.send_cq = control->cq,
+		.recv_cq = control->cq,
+		.cap = {
+			.max_send_wr = control->send_depth,
+			.max_recv_wr = control->recv_depth,
+			.max_send_sge = our_sges_per_message,
+			.max_recv_sge = our_sges_per_message,
+		},
+		/* Reliable connected: in order, each message acknowledged. */
+		.qp_type = IBV_QPT_RC,
+		/* Only the work requests we flag raise a completion. */
+		.sq_sig_all = 0,
+	};
 }
 
 int our_await_transfers(struct our_control *control, uint32_t sends,
@@ -74,7 +49,7 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 	while (sends || recv) {
 		if (our_await_completion(control, &wc))
 			return -1;
-		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV) {
+		if (OUR_WR_KIND(wc.wr_id) != OUR_WR_RECV) {
 			if (sends > 0)
 				sends--;
 		} else {
@@ -85,82 +60,50 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 	return 0;
 }
 
-/* True once the CM says the peer disconnected, within MS milliseconds. */
-static bool peer_gone_within(struct our_control *control, unsigned ms)
-{
-	uint64_t give_up = our_now_ns() + ms * 1000000ull;
-
-	while (!our_peer_disconnected(control)) {
-		if (our_now_ns() >= give_up ||
-		    atomic_load(&control->watch_failed))
-			return false;
-		poll(NULL, 0, 10);
-	}
-	return true;
-}
-
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 {
-	enum our_wr_kind kind = our_wr_kind(wc->wr_id);
-	const char *what = our_wr_kind_name(kind);
-	const char *peer = control->peer_name;
+	uint32_t kind = OUR_WR_KIND(wc->wr_id);
+	const char *what = kind == OUR_WR_SEND ? "send" :
+			   kind == OUR_WR_RECV ? "receive" :
+						 "work request";
+	const char *hint = NULL;
 
-	our_trace(2, "work completion: %s slot %u, %s, %u bytes", what,
-		  our_wr_slot(wc->wr_id), ibv_wc_status_str(wc->status),
-		  wc->byte_len);
+	our_trace_wc(wc);
 	if (wc->status == IBV_WC_SUCCESS)
 		return 0;
-	/* A message longer than our receive buffer: the connection is up,
-	 * since it brought the message. */
-	if (wc->status == IBV_WC_LOC_LEN_ERR && kind == OUR_WR_RECV) {
-		our_report_wc(wc, what);
-		our_error("size mismatch: a message from %s was longer than our "
-			  "%u-byte receive buffer; does it use a larger -s?",
-			  peer, control->recv.slot_size);
+	/* A failure of what the exchange posts beyond sends and receives,
+	 * which the exchange explains better. */
+	if (our_exchange_explains(control, wc))
 		return -1;
-	}
-	/* The peer's adapter refused to let us reach its memory: the peer
-	 * is there, unless it disconnects within a moment. */
-	if (wc->status == IBV_WC_REM_ACCESS_ERR &&
-	    !peer_gone_within(control, OUR_REFUSED_WAIT_MS)) {
-		our_report_wc(wc, what);
-		our_error("%s refused our %s: the rkey or address it advertised "
-			  "is wrong, or its memory is not registered for this "
-			  "remote access",
-			  peer, what);
-		return -1;
-	}
-	/* Any other failure may be the first news that the peer has gone
-	 * (its queue pair is no more, or ours was flushed): a work
-	 * completion says what failed, the CM says whether the connection
-	 * is down. The end of the run is then told as the peer's doing. */
-	if (wc->status == IBV_WC_REM_ACCESS_ERR ||
-	    our_connection_lost(control)) {
+	/* A failure may be the first news that the peer has gone (its
+	 * queue pair is no more, or ours was flushed): the work completion
+	 * says what failed, the CM whether the connection is down. Then the
+	 * end of the run is told as the peer's doing. A message longer than
+	 * our receive buffer came over a connection that is up. */
+	if (wc->status != IBV_WC_LOC_LEN_ERR && our_connection_lost(control)) {
 		our_trace(1, "our %s failed (%s): %s has gone", what,
-			  ibv_wc_status_str(wc->status), peer);
+			  ibv_wc_status_str(wc->status), control->peer_name);
 		control->end = OUR_RUN_PEER_GONE;
 		return -1;
 	}
 	our_report_wc(wc, what);
-	/* The connection is still up, or nothing watches it. A message
-	 * longer than the receive buffer fails both ends; the status each
-	 * side sees varies with the device. */
-	if (wc->status == IBV_WC_LOC_QP_OP_ERR && kind == OUR_WR_RECV)
-		our_error("size mismatch? a message longer than our %u-byte "
-			  "receive buffer fails this way; does %s use a "
-			  "larger -s?",
-			  control->recv.slot_size, peer);
-	if ((wc->status == IBV_WC_REM_INV_REQ_ERR ||
-	     wc->status == IBV_WC_REM_OP_ERR) &&
-	    kind == OUR_WR_SEND)
-		our_error("size mismatch? %s could not take our %u-byte "
-			  "message; does it use a smaller -s?",
-			  peer, control->size);
-	if (wc->status == IBV_WC_RETRY_EXC_ERR)
-		our_error("%s stopped answering: it may have died, or the "
-			  "network between us is down",
-			  peer);
-	if (wc->status == IBV_WC_RNR_RETRY_EXC_ERR)
-		our_error("%s had no receive posted for our message", peer);
+	/* What the kit can guess of the cause. A message longer than the
+	 * receive buffer fails both ends: the status each side sees varies
+	 * with the device. */
+	if (kind == OUR_WR_RECV && (wc->status == IBV_WC_LOC_LEN_ERR ||
+				    wc->status == IBV_WC_LOC_QP_OP_ERR))
+		hint = "size mismatch? a message longer than our receive "
+		       "buffer fails this way: does the peer use a larger -s?";
+	else if (kind == OUR_WR_SEND && (wc->status == IBV_WC_REM_INV_REQ_ERR ||
+					 wc->status == IBV_WC_REM_OP_ERR))
+		hint = "size mismatch? the peer could not take our message: "
+		       "does it use a smaller -s?";
+	else if (wc->status == IBV_WC_RETRY_EXC_ERR)
+		hint = "the peer stopped answering: it may have died, or the "
+		       "network between us is down";
+	else if (wc->status == IBV_WC_RNR_RETRY_EXC_ERR)
+		hint = "the peer had no receive posted for our message";
+	if (hint)
+		our_error("%s (%s)", hint, control->peer_name);
 	return -1;
 }

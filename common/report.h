@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.h - errors and tracing, in one voice for the whole kit.
+ * report.h - errors and messages, in one voice for the whole kit.
  *
  * Every message goes to stderr, prefixed with the program's name. Results
- * go to stdout (see stats.h), as do the few steps a user waits for (the
- * server listens, a client has connected). With -t each verb is traced as
- * it is called, with what it returned: that trace is the lesson a student
- * reads.
+ * go to stdout, as do the few steps a user waits for (the server listens,
+ * a client has connected). Every verb's result is checked by one of the
+ * our_verb_* functions, which name the verb when it failed, with errno's
+ * text or the error number it returned.
  */
 #ifndef OUR_REPORT_H
 #define OUR_REPORT_H
@@ -16,8 +16,8 @@
 
 #define OUR_FORMAT(a, b) __attribute__((format(printf, a, b)))
 
+/* The program's name, the first word of each message: "client". */
 extern const char *our_program_name;
-extern int our_trace_level;
 
 /* Print "name: message" on stderr. */
 void our_error(const char *fmt, ...) OUR_FORMAT(1, 2);
@@ -28,13 +28,12 @@ void our_error(const char *fmt, ...) OUR_FORMAT(1, 2);
  */
 void our_say(const char *fmt, ...) OUR_FORMAT(1, 2);
 
-/* Print "name: message" on stderr when tracing at level or above. */
-void our_trace(int level, const char *fmt, ...) OUR_FORMAT(2, 3);
-
 /*
- * Trace a verb that returns -1 and sets errno on failure (the rdma_* verbs,
- * ibv_get_cq_event, system calls) and report it when it failed. Returns
- * true when ret is not 0. errno is left as the verb left it.
+ * Check a verb that sets errno on failure: one that returns -1 (the
+ * rdma_* verbs, ibv_get_cq_event, system calls), given as ret; or one
+ * that returns NULL (ibv_alloc_pd, ibv_reg_mr...), given as !result. When
+ * ret is not 0, report "what: errno's text" and return true. errno is
+ * left as the verb left it.
  */
 bool our_verb_failed(int ret, const char *fmt, ...) OUR_FORMAT(2, 3);
 
@@ -44,9 +43,6 @@ bool our_verb_failed(int ret, const char *fmt, ...) OUR_FORMAT(2, 3);
  * positive or negative, depending on the provider: both are understood.
  */
 bool our_verb_error(int ret, const char *fmt, ...) OUR_FORMAT(2, 3);
-
-/* The same for a verb that returns a pointer, NULL with errno on failure. */
-bool our_verb_null(const void *result, const char *fmt, ...) OUR_FORMAT(2, 3);
 
 /* Report a work completion whose status is not IBV_WC_SUCCESS. */
 void our_report_wc(const struct ibv_wc *wc, const char *what);

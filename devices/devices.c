@@ -14,15 +14,13 @@
 
 #include <infiniband/verbs.h>
 
+#include "instruments.h"
 #include "options.h"
 #include "report.h"
 
-static const struct our_program program = {
-	.name = "devices",
-	.purpose = "List the RDMA devices of this machine and their "
-		   "attributes.",
-	.role = OUR_NO_ROLE,
-	.accepts = OUR_ACCEPTS_TRACE_ONLY,
+/* No options but -h. */
+static const struct our_option no_options[] = {
+	{ 0 },
 };
 
 static int mtu_bytes(enum ibv_mtu mtu)
@@ -101,7 +99,7 @@ static struct ibv_port_attr *query_ports(struct ibv_context *context,
 
 	ports = calloc(count, sizeof(*ports));
 	if (!ports) {
-		our_error("cannot allocate room for %u ports", count);
+		our_error("no memory for %u ports", count);
 		return NULL;
 	}
 	for (unsigned int port = 1; port <= count; port++) {
@@ -136,7 +134,7 @@ static struct ibv_gid_entry *query_gids(struct ibv_context *context,
 	/* calloc(0) may return NULL: ask for one entry at least. */
 	entries = calloc(room ? room : 1, sizeof(*entries));
 	if (!entries) {
-		our_error("cannot allocate room for %zu GIDs", room);
+		our_error("no memory for %zu GIDs", room);
 		return NULL;
 	}
 	*count = 0;
@@ -237,7 +235,7 @@ static int print_device(struct ibv_device *device)
 	/* excerpt open-query */
 	/* Open the device to talk to it; close it when done. */
 	context = ibv_open_device(device);
-	if (our_verb_null(context, "ibv_open_device %s", name))
+	if (our_verb_failed(!context, "ibv_open_device %s", name))
 		return -1;
 	/* Ask the adapter what it is and what it can do. */
 	ret = ibv_query_device(context, &attr);
@@ -270,19 +268,26 @@ out_close_device:
 
 int main(int argc, char *argv[])
 {
+	const struct our_option *const tables[] = { no_options, NULL };
+	const struct our_program program = {
+		.name = "devices",
+		.purpose = "List the RDMA devices of this machine and their "
+			   "attributes.",
+		.tables = tables,
+	};
 	struct our_options options;
-	enum our_parse_result parsed;
 	struct ibv_device **devices;
-	int status = EXIT_SUCCESS;
+	int status;
 	int count;
 
-	parsed = our_parse_options(&program, argc, argv, &options);
-	if (parsed != OUR_OPTIONS_RUN)
-		return our_options_exit_status(parsed);
+	status = our_parse_options(&program, argc, argv, &options);
+	if (status >= 0)
+		return status;
+	status = EXIT_SUCCESS;
 
 	/* Every RDMA device the verbs library found on this machine. */
 	devices = ibv_get_device_list(&count);
-	if (our_verb_null(devices, "ibv_get_device_list")) {
+	if (our_verb_failed(!devices, "ibv_get_device_list")) {
 		our_error("no RDMA device found: this kernel has no RDMA "
 			  "support; use the lab ('make lab')");
 		return EXIT_FAILURE;

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <rdma/rdma_verbs.h>
 
+#include "instruments.h"
 #include "posting.h"
 #include "report.h"
 
@@ -46,7 +47,7 @@ int our_post_recvv(struct our_control *control, uint64_t wr_id,
 	ret = positive_errno(rdma_post_recvv(control->cm_id, context_of(wr_id),
 					     sges, (int)n));
 	if (our_verb_failed(ret, "rdma_post_recvv slot %u, %u pieces",
-			    our_wr_slot(wr_id), n))
+			    OUR_WR_SLOT(wr_id), n))
 		return -1;
 	return 0;
 }
@@ -59,10 +60,9 @@ int our_post_sendv(struct our_control *control, uint64_t wr_id,
 	/* A signaled send: rdma_post_sendv sets only the flags we give. */
 	ret = positive_errno(rdma_post_sendv(control->cm_id, context_of(wr_id),
 					     sges, (int)n, IBV_SEND_SIGNALED));
-	control->counters.send_posts++;
-	control->counters.send_wrs++;
+	our_tally(control, "posting", "sends posted", 1);
 	if (our_verb_failed(ret, "rdma_post_sendv slot %u, %u pieces",
-			    our_wr_slot(wr_id), n))
+			    OUR_WR_SLOT(wr_id), n))
 		return -1;
 	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * notice.c - telling the peer about a one-sided transfer, and waiting
- * for a round's work completions.
+ * notice.c - telling the peer about a one-sided transfer: a small send
+ * that carries the transfer's number.
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -43,7 +43,7 @@ int our_take_notice(const struct our_control *control,
 			  wc->byte_len, control->peer_name, sizeof(notice));
 		return -1;
 	}
-	memcpy(&notice, our_slot(&control->recv, our_wr_slot(wc->wr_id)),
+	memcpy(&notice, our_slot(&control->recv, OUR_WR_SLOT(wc->wr_id)),
 	       sizeof(notice));
 	*number = ntohl(notice.number);
 	return 0;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * notice.h - telling the peer about a one-sided transfer, and waiting
- * for a round's work completions.
+ * notice.h - telling the peer about a one-sided transfer.
  *
  * An RDMA write or read does not tell the peer's CPU anything. Where
  * the peer must know (a ping has landed, a pong is ready to be read),

@@ -18,70 +18,95 @@
  * transport.)
  */
 #include "buffers.h"
-#include "cm_events.h"
 #include "exchange.h"
 #include "memory_wire.h"
 #include "notice.h"
-#include "private_data.h"
 #include "posting.h"
 #include "remote_memory.h"
 #include "report.h"
 
-const struct our_program our_client_program = {
-	.name = "client",
-	.purpose = "Ping a server by RDMA write and time the round trips.",
-	.role = OUR_CLIENT,
-	.accepts = OUR_ACCEPTS_TRANSFER,
-	.timed = &our_cm_sees_hang_up,
-};
+const char our_client_purpose[] =
+	"Ping a server by RDMA write and time the round trips.";
+const char our_server_purpose[] =
+	"Answer one client's RDMA write pings, then exit.";
 
-const struct our_program our_server_program = {
-	.name = "server",
-	.purpose = "Answer one client's RDMA write pings, then exit.",
-	.role = OUR_SERVER,
-	.told_by_client = &our_client_sets_run,
-	.accepts = OUR_ACCEPTS_TRANSFER,
+const struct our_option our_client_options[] = {
+	OUR_COUNT_OPTION,
+	OUR_SIZE_OPTION,
+	OUR_VERIFY_OPTION,
+	{ 0 },
 };
 
 const char our_transfer_unit[] = "round trip";
-/* The write, and the notice that follows it. */
-const uint32_t our_sends_per_transfer = 2;
+const uint32_t our_sizes_per_transfer = 2;
 const uint32_t our_sges_per_message = 1;
-/* Writes need no RDMA read resources. */
-const uint8_t our_reads_in_flight = 0;
 
 /* The client's send slots: the ping, and the small messages. */
 #define OUR_PING_SLOT 0
 #define OUR_MESSAGE_SLOT 1
 
-/* The larger of the two messages: what a receive slot must hold. */
+/* The larger of the two messages: what a message slot must hold. */
 #define OUR_MESSAGE_SIZE sizeof(struct our_memory_ad)
 
-struct our_buffer_plan our_client_buffers(const struct our_control *control)
+/*
+ * Register what a side needs: plan's send and receive slots, and one
+ * slot of -s bytes that the peer may write into and nothing else.
+ */
+static int setup_memory(struct our_control *control,
+			const struct our_buffer_plan *plan)
 {
-	uint32_t size = control->size > OUR_MESSAGE_SIZE ? control->size
-							  : OUR_MESSAGE_SIZE;
-
-	/* The ping goes out from a send slot; the pong lands in the remote
-	 * slot, which the agent may write and nothing else. */
-	return (struct our_buffer_plan){
-		.send_slots = 2, .send_size = size,
-		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
-		.remote_slots = 1, .remote_size = control->size,
-		.remote_access = IBV_ACCESS_REMOTE_WRITE,
-	};
+	if (our_setup_buffers(control, plan))
+		return -1;
+	if (our_register_remote(control, 1, control->size,
+				IBV_ACCESS_REMOTE_WRITE, NULL)) {
+		our_unsetup_buffers(control);
+		return -1;
+	}
+	return 0;
 }
 
-struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+int our_setup_client_memory(struct our_control *control)
+{
+	uint32_t size = control->size > OUR_MESSAGE_SIZE ? control->size :
+							  OUR_MESSAGE_SIZE;
+	/* The ping goes out from a send slot; the pong lands in the remote
+	 * slot. At most the write and a notice in flight. */
+	const struct our_buffer_plan plan = {
+		.send_slots = 2, .send_size = size,
+		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
+		.sends = 2,
+	};
+
+	return setup_memory(control, &plan);
+}
+
+/* excerpt agent_memory */
+int our_setup_agent_memory(struct our_control *control)
 {
 	/* The ping lands in the remote slot, and the pong leaves from it:
 	 * no copy. Messages come and go in slots of their own. */
-	return (struct our_buffer_plan){
+	const struct our_buffer_plan plan = {
 		.send_slots = 1, .send_size = OUR_MESSAGE_SIZE,
 		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
-		.remote_slots = 1, .remote_size = control->size,
-		.remote_access = IBV_ACCESS_REMOTE_WRITE,
+		.sends = 2,
 	};
+
+	return setup_memory(control, &plan);
+}
+/* end excerpt agent_memory */
+
+void our_unsetup_memory(struct our_control *control)
+{
+	our_deregister_remote(control);
+	our_unsetup_buffers(control);
+}
+
+int our_ask_resources(struct our_control *control,
+		      struct rdma_conn_param *param)
+{
+	(void)control; /* writes need nothing more of the adapters */
+	(void)param;
+	return 0;
 }
 
 int our_prepare_client(struct our_control *control)
@@ -111,7 +136,7 @@ static int swap_advertisements(struct our_control *control, uint32_t slot)
 int our_run_client(struct our_control *control)
 {
 	char *ping = our_slot(&control->send, OUR_PING_SLOT);
-	char *pong = our_slot(&control->remote, 0);
+	char *pong = our_slot(&control->exchange->mine, 0);
 	struct ibv_wc wc;
 
 	/* The client speaks first (iWARP requires it). */
@@ -119,8 +144,6 @@ int our_run_client(struct our_control *control)
 		return -1;
 	our_fill_data(ping, control->size, 0);
 	for (uint32_t i = 0; our_keep_going(control, i); i++) {
-		uint64_t start = our_now_ns();
-
 		/* The receive for the agent's notice goes up first. */
 		if (our_post_recv(control, 0))
 			return -1;
@@ -139,18 +162,16 @@ int our_run_client(struct our_control *control)
 		/* The notice came after the pong: the pong is here. */
 		if (!our_pong_verified(control, pong, i))
 			return -1;
-		our_count_transfer(&control->stats, 2ull * control->size,
-				   our_now_ns() - start);
+		our_count_transfer(control);
 	}
 	return 0;
 }
 
 int our_run_agent(struct our_control *control)
 {
-	char *ping = our_slot(&control->remote, 0);
+	char *ping = our_slot(&control->exchange->mine, 0);
 	uint32_t sending = 0;
 	struct ibv_wc wc;
-	uint64_t start;
 
 	/* The client's advertisement is in; the receive for its first
 	 * notice goes up before ours goes out. */
@@ -160,7 +181,6 @@ int our_run_agent(struct our_control *control)
 	    our_advertise_memory(control, 0))
 		return -1;
 	sending = 1;
-	start = our_now_ns();
 	for (uint32_t i = 0; our_keep_going(control, i); i++) {
 		/* Our last write and notice may complete before or after
 		 * this notice arrives; the message slot is free once they
@@ -177,19 +197,12 @@ int our_run_agent(struct our_control *control)
 			return -1;
 		/* The pong is the ping, written back from where it landed;
 		 * the client writes no ping until our notice is in. */
-		if (our_post_write(control, &control->remote, 0,
+		if (our_post_write(control, &control->exchange->mine, 0,
 				   control->size, 0) ||
 		    our_post_notice(control, 0, i))
 			return -1;
 		sending = 2;
-		our_count_transfer(&control->stats, 2ull * control->size,
-				   our_now_ns() - start);
-		start = our_now_ns();
+		our_count_transfer(control);
 	}
 	return our_await_transfers(control, sending, false, &wc);
-}
-
-void our_print_exchange_counters(const struct our_control *control)
-{
-	(void)control; /* a write and a notice each way: see above */
 }

@@ -1,38 +1,110 @@
 // SPDX-License-Identifier: MIT
 /*
- * remote_memory.c - memory the peer reaches by RDMA: advertising ours,
- * taking the peer's, and writing into it.
+ * remote_memory.c - memory the peer reaches by RDMA: registering and
+ * advertising ours, taking the peer's, and writing into it.
  *
  * An RDMA write names the target's memory by its address in the target
  * and by an rkey, which the target's adapter gave when the memory was
  * registered for remote access. Neither travels by itself: each side
- * sends them in a first message, and checks what it gets as ping-sr-1's
- * agent checks private data, since a wrong address or key is found out
- * only when a write fails.
+ * sends them in a first message, and checks what it gets as the private
+ * data of a connection request is checked, since a wrong address or key
+ * is found out only when a write fails.
  */
 #include <arpa/inet.h>
 #include <endian.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buffers.h"
+#include "cm_events.h"
+#include "exchange.h"
+#include "instruments.h"
 #include "memory_wire.h"
-#include "posting.h"
 #include "remote_memory.h"
 #include "report.h"
 
+/*
+ * How long a remote access error waits for the CM to say that the peer
+ * has gone. A peer that dies mid-run can refuse us too: its kernel may
+ * free its memory registrations before its queue pair, and a write or
+ * read that arrives in between is refused; its disconnect follows within
+ * a moment. A peer that is alive and refused us stays connected for
+ * longer than this.
+ */
+#define OUR_REFUSED_WAIT_MS 500
+
+int our_register_remote(struct our_control *control, uint32_t slots,
+			uint32_t slot_size, unsigned int access, void *memory)
+{
+	size_t length = (size_t)slots * slot_size;
+	struct our_exchange *exchange;
+	struct our_buffers *mine;
+	int ret = 0;
+
+	exchange = calloc(1, sizeof(*exchange));
+	if (!exchange) {
+		our_error("no memory for the exchange");
+		return -1;
+	}
+	mine = &exchange->mine;
+	if (!memory) {
+		ret = our_register_buffers(control, mine, slots, slot_size,
+					   IBV_ACCESS_LOCAL_WRITE | access,
+					   "remote");
+	} else {
+		/* Memory the agents share: registered here, not freed. */
+		exchange->shared = true;
+		mine->mr = ibv_reg_mr(control->pd, memory, length,
+				      (int)(IBV_ACCESS_LOCAL_WRITE | access));
+		ret = our_verb_failed(!mine->mr, "ibv_reg_mr shared %zu bytes",
+				      length) ? -1 : 0;
+		*mine = (struct our_buffers){ .data = memory,
+					      .slot_size = slot_size,
+					      .slots = slots, .mr = mine->mr };
+	}
+	if (ret) {
+		free(exchange);
+		return -1;
+	}
+	control->exchange = exchange;
+	return 0;
+}
+
+void our_deregister_remote(struct our_control *control)
+{
+	struct our_exchange *exchange = control->exchange;
+	int ret;
+
+	if (!exchange)
+		return;
+	if (!exchange->shared) {
+		our_deregister_buffers(&exchange->mine, "remote");
+	} else if (exchange->mine.mr) {
+		ret = ibv_dereg_mr(exchange->mine.mr);
+		our_verb_error(ret, "ibv_dereg_mr shared");
+	}
+	free(exchange);
+	control->exchange = NULL;
+}
+
 int our_advertise_memory(struct our_control *control, uint32_t slot)
 {
-	const struct our_buffers *remote = &control->remote;
+	const struct our_buffers *mine = &control->exchange->mine;
 	struct our_memory_ad ad = {
 		.magic = htonl(OUR_MEMORY_MAGIC),
 		.version = OUR_MEMORY_VERSION,
 		.length = sizeof(ad),
-		.addr = htobe64((uintptr_t)remote->data),
-		.rkey = htonl(remote->mr->rkey),
-		.size = htonl(remote->slots * remote->slot_size),
+		.addr = htobe64((uintptr_t)mine->data),
+		.rkey = htonl(mine->mr->rkey),
+		.size = htonl(mine->slots * mine->slot_size),
 	};
 
+	our_trace(1, "advertising %u bytes at 0x%" PRIxPTR ", rkey 0x%x",
+		  mine->slots * mine->slot_size, (uintptr_t)mine->data,
+		  mine->mr->rkey);
 	memcpy(our_slot(&control->send, slot), &ad, sizeof(ad));
 	return our_post_send(control, &control->send, slot, sizeof(ad));
 }
@@ -65,8 +137,8 @@ const char *our_check_memory_ad(const void *data, uint32_t length,
 int our_take_memory_ad(struct our_control *control, const struct ibv_wc *wc,
 		       uint32_t needed)
 {
-	const char *data = our_slot(&control->recv, our_wr_slot(wc->wr_id));
-	struct our_peer_memory *memory = &control->peer_memory;
+	const char *data = our_slot(&control->recv, OUR_WR_SLOT(wc->wr_id));
+	struct our_peer_memory *memory = &control->exchange->peer;
 	const char *why;
 
 	why = our_check_memory_ad(data, wc->byte_len, needed, memory);
@@ -89,20 +161,57 @@ int our_post_write(struct our_control *control,
 {
 	struct ibv_sge sge = our_sge(buffers, slot, length);
 	struct ibv_send_wr wr = {
-		.wr_id = our_wr_id(OUR_WR_WRITE, slot),
+		.wr_id = OUR_WR_ID(OUR_WR_WRITE, slot),
 		.sg_list = &sge,
 		.num_sge = 1,
 		.opcode = IBV_WR_RDMA_WRITE,
 		.send_flags = IBV_SEND_SIGNALED,
 		/* Where the bytes go: the peer's memory, by its key. */
 		.wr.rdma = {
-			.remote_addr = control->peer_memory.addr + offset,
-			.rkey = control->peer_memory.rkey,
+			.remote_addr = control->exchange->peer.addr + offset,
+			.rkey = control->exchange->peer.rkey,
 		},
 	};
 
 	/* Our adapter puts the bytes in the peer's memory; the peer's
 	 * CPU takes no part, and no receive of the peer's is used. */
-	return our_post_wr(control, &wr);
+	return our_post_wr(control, &wr, "RDMA write");
 }
 /* end excerpt write */
+
+/* True once the CM says the peer disconnected, within ms milliseconds. */
+static bool peer_gone_within(struct our_control *control, unsigned ms)
+{
+	uint64_t give_up = our_now_ns() + ms * 1000000ull;
+
+	while (!our_peer_disconnected(control) && our_now_ns() < give_up)
+		poll(NULL, 0, 10);
+	return our_peer_disconnected(control);
+}
+
+bool our_exchange_explains(struct our_control *control,
+			   const struct ibv_wc *wc)
+{
+	static const char *const names[] = {
+		[OUR_WR_WRITE] = "RDMA write",
+		[OUR_WR_READ] = "RDMA read",
+		[OUR_WR_ATOMIC] = "atomic",
+	};
+	uint32_t kind = OUR_WR_KIND(wc->wr_id);
+
+	if (kind < OUR_WR_WRITE || kind > OUR_WR_ATOMIC ||
+	    wc->status != IBV_WC_REM_ACCESS_ERR)
+		return false;
+	/* The peer's adapter refused to let us reach its memory: the peer
+	 * is there, unless it disconnects within a moment. */
+	if (peer_gone_within(control, OUR_REFUSED_WAIT_MS)) {
+		control->end = OUR_RUN_PEER_GONE;
+		return true;
+	}
+	our_report_wc(wc, names[kind]);
+	our_error("%s refused our %s: the rkey or address it advertised is "
+		  "wrong, or its memory is not registered for this remote "
+		  "access",
+		  control->peer_name, names[kind]);
+	return true;
+}

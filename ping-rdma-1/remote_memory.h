@@ -1,17 +1,51 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * remote_memory.h - memory the peer reaches by RDMA: advertising ours,
- * taking the peer's, and writing into it.
+ * remote_memory.h - memory the peer reaches by RDMA: registering and
+ * advertising ours, taking the peer's, and writing into it.
  *
  * Introduced by ping-rdma-1; the later RDMA stages use it from here.
+ * remote_memory.c also implements our_exchange_explains of exchange.h for
+ * every exchange that uses it: a remote access error, explained.
  */
 #ifndef OUR_REMOTE_MEMORY_H
 #define OUR_REMOTE_MEMORY_H
 
 #include "control.h"
+#include "posting.h"
+
+/* The work requests of the one-sided exchanges. */
+enum {
+	OUR_WR_WRITE = OUR_WR_OTHER, /* RDMA write */
+	OUR_WR_READ,                 /* RDMA read */
+	OUR_WR_ATOMIC,               /* fetch-and-add or compare-and-swap */
+};
+
+/* Memory the peer advertised for RDMA. */
+struct our_peer_memory {
+	uint64_t addr;   /* the address of its first byte, in the peer */
+	uint32_t rkey;   /* the key that lets our adapter reach it */
+	uint32_t length; /* how many bytes we may reach */
+};
+
+/* What a one-sided exchange keeps: control->exchange. */
+struct our_exchange {
+	struct our_buffers mine;      /* ours, which the peer reaches */
+	bool shared;                  /* mine.data is not ours to free */
+	struct our_peer_memory peer;  /* the peer's, which we reach */
+};
 
 /*
- * Send the advertisement of control->remote (address, size and rkey)
+ * Register slots of slot_size bytes that the peer may reach with access
+ * (IBV_ACCESS_REMOTE_*), into control->exchange: at memory, memory the
+ * agents of a server share, or allocated when memory is NULL. Returns 0,
+ * or -1 (reported) with nothing left. Undo with our_deregister_remote().
+ */
+int our_register_remote(struct our_control *control, uint32_t slots,
+			uint32_t slot_size, unsigned int access, void *memory);
+void our_deregister_remote(struct our_control *control);
+
+/*
+ * Send the advertisement of our remote memory (address, size and rkey)
  * from slot of control->send. Returns 0, or -1 (reported).
  */
 int our_advertise_memory(struct our_control *control, uint32_t slot);
@@ -27,7 +61,7 @@ const char *our_check_memory_ad(const void *data, uint32_t length,
 
 /*
  * Take the peer's advertisement from a receive's work completion, into
- * control->peer_memory; it must open at least needed bytes. Returns 0,
+ * control->exchange->peer; it must open at least needed bytes. Returns 0,
  * or -1 (reported).
  */
 int our_take_memory_ad(struct our_control *control, const struct ibv_wc *wc,

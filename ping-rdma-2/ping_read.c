@@ -18,34 +18,28 @@
 #include <stdbool.h>
 
 #include "buffers.h"
-#include "cm_events.h"
 #include "exchange.h"
 #include "memory_wire.h"
 #include "notice.h"
 #include "posting.h"
-#include "private_data.h"
+#include "read_resources.h"
 #include "remote_memory.h"
 #include "report.h"
 
-const struct our_program our_client_program = {
-	.name = "client",
-	.purpose = "Ping a server by RDMA read and time the round trips.",
-	.role = OUR_CLIENT,
-	.accepts = OUR_ACCEPTS_TRANSFER,
-	.timed = &our_cm_sees_hang_up,
-};
+const char our_client_purpose[] =
+	"Ping a server by RDMA read and time the round trips.";
+const char our_server_purpose[] =
+	"Answer one client's RDMA read pings, then exit.";
 
-const struct our_program our_server_program = {
-	.name = "server",
-	.purpose = "Answer one client's RDMA read pings, then exit.",
-	.role = OUR_SERVER,
-	.told_by_client = &our_client_sets_run,
-	.accepts = OUR_ACCEPTS_TRANSFER,
+const struct our_option our_client_options[] = {
+	OUR_COUNT_OPTION,
+	OUR_SIZE_OPTION,
+	OUR_VERIFY_OPTION,
+	{ 0 },
 };
 
 const char our_transfer_unit[] = "round trip";
-/* The read, and the notice that goes with it. */
-const uint32_t our_sends_per_transfer = 2;
+const uint32_t our_sizes_per_transfer = 2;
 const uint32_t our_sges_per_message = 1;
 /* One read in flight each way: the agent's of the ping, the client's of
  * the pong. */
@@ -58,6 +52,14 @@ const uint8_t our_reads_in_flight = 1;
 
 /* The larger of the two messages: what a message slot must hold. */
 #define OUR_MESSAGE_SIZE sizeof(struct our_memory_ad)
+
+/* No data is sent: the send and receive slots carry the advertisements
+ * and the notices, one of each in flight, with a read. */
+static const struct our_buffer_plan messages = {
+	.send_slots = 1, .send_size = OUR_MESSAGE_SIZE,
+	.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
+	.sends = 2,
+};
 
 /* excerpt access */
 /*
@@ -76,28 +78,37 @@ static unsigned int remote_access(const struct our_control *control)
 }
 /* end excerpt access */
 
-struct our_buffer_plan our_client_buffers(const struct our_control *control)
+/* Register the messages' slots, and slots of -s bytes that the peer
+ * may read. */
+static int setup_memory(struct our_control *control, uint32_t slots)
 {
-	/* No data is sent: the send and receive slots carry the
-	 * advertisements and the notices. */
-	return (struct our_buffer_plan){
-		.send_slots = 1, .send_size = OUR_MESSAGE_SIZE,
-		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
-		.remote_slots = 2, .remote_size = control->size,
-		.remote_access = remote_access(control),
-	};
+	if (our_setup_buffers(control, &messages))
+		return -1;
+	if (our_register_remote(control, slots, control->size,
+				remote_access(control), NULL)) {
+		our_unsetup_buffers(control);
+		return -1;
+	}
+	return 0;
 }
 
-struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+int our_setup_client_memory(struct our_control *control)
 {
-	/* The ping is read into the remote slot, and the client reads the
-	 * pong from there: no copy. */
-	return (struct our_buffer_plan){
-		.send_slots = 1, .send_size = OUR_MESSAGE_SIZE,
-		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
-		.remote_slots = 1, .remote_size = control->size,
-		.remote_access = remote_access(control),
-	};
+	/* The ping, which the agent reads, and the pong, read into. */
+	return setup_memory(control, 2);
+}
+
+int our_setup_agent_memory(struct our_control *control)
+{
+	/* The ping is read into it, and the client reads the pong from
+	 * there: no copy. */
+	return setup_memory(control, 1);
+}
+
+void our_unsetup_memory(struct our_control *control)
+{
+	our_deregister_remote(control);
+	our_unsetup_buffers(control);
 }
 
 int our_prepare_client(struct our_control *control)
@@ -121,9 +132,9 @@ int our_prepare_agent(struct our_control *control)
 static int post_read(struct our_control *control, uint32_t slot,
 		     uint32_t length)
 {
-	struct ibv_sge sge = our_sge(&control->remote, slot, length);
+	struct ibv_sge sge = our_sge(&control->exchange->mine, slot, length);
 	struct ibv_send_wr wr = {
-		.wr_id = our_wr_id(OUR_WR_READ, slot),
+		.wr_id = OUR_WR_ID(OUR_WR_READ, slot),
 		/* Where the bytes go: our memory. */
 		.sg_list = &sge,
 		.num_sge = 1,
@@ -131,21 +142,21 @@ static int post_read(struct our_control *control, uint32_t slot,
 		.send_flags = IBV_SEND_SIGNALED,
 		/* Where they come from: the peer's memory, by its key. */
 		.wr.rdma = {
-			.remote_addr = control->peer_memory.addr,
-			.rkey = control->peer_memory.rkey,
+			.remote_addr = control->exchange->peer.addr,
+			.rkey = control->exchange->peer.rkey,
 		},
 	};
 
 	/* Our adapter asks the peer's for the bytes and puts them in our
 	 * memory; the peer's CPU takes no part. */
-	return our_post_wr(control, &wr);
+	return our_post_wr(control, &wr, "RDMA read");
 }
 /* end excerpt read */
 
 int our_run_client(struct our_control *control)
 {
-	char *ping = our_slot(&control->remote, OUR_PING_SLOT);
-	char *pong = our_slot(&control->remote, OUR_PONG_SLOT);
+	char *ping = our_slot(&control->exchange->mine, OUR_PING_SLOT);
+	char *pong = our_slot(&control->exchange->mine, OUR_PONG_SLOT);
 	struct ibv_wc wc;
 	uint32_t i;
 
@@ -156,8 +167,6 @@ int our_run_client(struct our_control *control)
 		return -1;
 	our_fill_data(ping, control->size, 0);
 	for (i = 0; our_keep_going(control, i); i++) {
-		uint64_t start = our_now_ns();
-
 		/* The receive for the agent's notice goes up first. */
 		if (our_post_recv(control, 0))
 			return -1;
@@ -178,8 +187,7 @@ int our_run_client(struct our_control *control)
 			return -1;
 		if (!our_pong_verified(control, pong, i))
 			return -1;
-		our_count_transfer(&control->stats, 2ull * control->size,
-				   our_now_ns() - start);
+		our_count_transfer(control);
 	}
 	/* The agent must keep the last pong until we have read it: a last
 	 * notice, numbered with the count, says we have. (A timed run's
@@ -192,9 +200,8 @@ int our_run_client(struct our_control *control)
 
 int our_run_agent(struct our_control *control)
 {
-	char *ping = our_slot(&control->remote, 0);
+	char *ping = our_slot(&control->exchange->mine, 0);
 	struct ibv_wc wc;
-	uint64_t start;
 
 	/* The client's advertisement is in; the receive for its first
 	 * notice goes up before ours goes out. */
@@ -203,7 +210,6 @@ int our_run_agent(struct our_control *control)
 	    our_post_recv(control, 0) ||
 	    our_advertise_memory(control, 0))
 		return -1;
-	start = our_now_ns();
 	for (uint32_t i = 0; our_keep_going(control, i); i++) {
 		/* Our last notice (or advertisement) has gone, and the
 		 * client's says ping i is ready. It comes after the client
@@ -225,9 +231,7 @@ int our_run_agent(struct our_control *control)
 		/* The pong is the ping, read back from where it landed. */
 		if (our_post_notice(control, 0, i))
 			return -1;
-		our_count_transfer(&control->stats, 2ull * control->size,
-				   our_now_ns() - start);
-		start = our_now_ns();
+		our_count_transfer(control);
 	}
 	if (our_await_transfers(control, 1, false, &wc))
 		return -1;
@@ -239,9 +243,4 @@ int our_run_agent(struct our_control *control)
 			return -1;
 	}
 	return 0;
-}
-
-void our_print_exchange_counters(const struct our_control *control)
-{
-	(void)control; /* a read and a notice each way: see above */
 }

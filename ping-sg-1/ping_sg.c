@@ -13,42 +13,42 @@
  */
 #include <arpa/inet.h>
 
+#include <stdlib.h>
+
 #include "buffers.h"
-#include "cm_events.h"
 #include "completions.h"
 #include "exchange.h"
 #include "posting.h"
-#include "private_data.h"
 #include "report.h"
 
-const struct our_program our_client_program = {
-	.name = "client",
-	.purpose = "Send pings, each a header and a payload, to a ping-pong "
-		   "server over RDMA and time them.",
-	.role = OUR_CLIENT,
-	.accepts = OUR_ACCEPTS_TRANSFER,
-	.timed = &our_cm_sees_hang_up,
-};
+const char our_client_purpose[] =
+	"Send pings, each a header and a payload, to a ping-pong server over "
+	"RDMA and time them.";
+const char our_server_purpose[] =
+	"Answer one ping-pong client over RDMA, each message a header and a "
+	"payload, then exit.";
 
-const struct our_program our_server_program = {
-	.name = "server",
-	.purpose = "Answer one ping-pong client over RDMA, each message a "
-		   "header and a payload, then exit.",
-	.role = OUR_SERVER,
-	.told_by_client = &our_client_sets_run,
-	.accepts = OUR_ACCEPTS_TRANSFER,
+const struct our_option our_client_options[] = {
+	OUR_COUNT_OPTION,
+	OUR_SIZE_OPTION,
+	OUR_VERIFY_OPTION,
+	{ 0 },
 };
 
 const char our_transfer_unit[] = "round trip";
-const uint32_t our_sends_per_transfer = 1;
+const uint32_t our_sizes_per_transfer = 2;
 const uint32_t our_sges_per_message = 2;
-const uint8_t our_reads_in_flight = 0;
 
 /* What goes before each payload, in a scatter-gather element of its own
  * (on the wire, in network byte order). */
 struct our_head {
 	uint32_t number; /* the ping's number, from 0 */
 	uint32_t length; /* the payload's bytes: the client's -s */
+};
+
+/* What the exchange keeps: control->exchange, the headers' slots. */
+struct our_exchange {
+	struct our_buffers heads;
 };
 
 /* The client's header slots: the ping's going out, the pong's coming in. */
@@ -58,23 +58,73 @@ struct our_head {
 /* The agent's slot (header and payload) for ping number i. */
 #define OUR_AGENT_SLOT(i) ((i) % 2)
 
-struct our_buffer_plan our_client_buffers(const struct our_control *control)
+/* Register plan's slots, and two header slots beside them. */
+static int setup_memory(struct our_control *control,
+			const struct our_buffer_plan *plan)
 {
-	return (struct our_buffer_plan){
-		.send_slots = 1, .send_size = control->size,
-		.recv_slots = 1, .recv_size = control->size,
-		.head_slots = 2, .head_size = sizeof(struct our_head),
-	};
+	control->exchange = calloc(1, sizeof(*control->exchange));
+	if (!control->exchange) {
+		our_error("no memory for the headers");
+		return -1;
+	}
+	if (our_setup_buffers(control, plan))
+		goto out_free;
+	if (our_register_buffers(control, &control->exchange->heads, 2,
+				 sizeof(struct our_head),
+				 IBV_ACCESS_LOCAL_WRITE, "header") == 0)
+		return 0;
+	our_unsetup_buffers(control);
+out_free:
+	free(control->exchange);
+	control->exchange = NULL;
+	return -1;
 }
 
-struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+int our_setup_client_memory(struct our_control *control)
+{
+	const struct our_buffer_plan plan = {
+		.send_slots = 1, .send_size = control->size,
+		.recv_slots = 1, .recv_size = control->size,
+		.sends = 1,
+	};
+
+	return setup_memory(control, &plan);
+}
+
+int our_setup_agent_memory(struct our_control *control)
 {
 	/* Two of each, so that the next ping's receive can go up while
 	 * the last pong is still being sent from the other. */
-	return (struct our_buffer_plan){
+	const struct our_buffer_plan plan = {
 		.recv_slots = 2, .recv_size = control->size,
-		.head_slots = 2, .head_size = sizeof(struct our_head),
+		.sends = 1,
 	};
+
+	return setup_memory(control, &plan);
+}
+
+void our_unsetup_memory(struct our_control *control)
+{
+	our_deregister_buffers(&control->exchange->heads, "header");
+	free(control->exchange);
+	control->exchange = NULL;
+	our_unsetup_buffers(control);
+}
+
+int our_ask_resources(struct our_control *control,
+		      struct rdma_conn_param *param)
+{
+	(void)control; /* sends and receives need nothing more */
+	(void)param;
+	return 0;
+}
+
+bool our_exchange_explains(struct our_control *control,
+			   const struct ibv_wc *wc)
+{
+	(void)control; /* only sends and receives: nothing to explain */
+	(void)wc;
+	return false;
 }
 
 /* The two pieces of a message: header slot head_slot, payload slot slot. */
@@ -82,7 +132,7 @@ static void message_sges(const struct our_control *control,
 			 const struct our_buffers *payloads, uint32_t head_slot,
 			 uint32_t slot, struct ibv_sge sges[2])
 {
-	sges[0] = our_sge(&control->heads, head_slot, sizeof(struct our_head));
+	sges[0] = our_sge(&control->exchange->heads, head_slot, sizeof(struct our_head));
 	sges[1] = our_sge(payloads, slot, control->size);
 }
 
@@ -94,7 +144,7 @@ static int post_receive(struct our_control *control, uint32_t head_slot,
 	struct ibv_sge sges[2];
 
 	message_sges(control, &control->recv, head_slot, slot, sges);
-	return our_post_recvv(control, our_wr_id(OUR_WR_RECV, slot), sges, 2);
+	return our_post_recvv(control, OUR_WR_ID(OUR_WR_RECV, slot), sges, 2);
 }
 
 /* Post the send of header slot head_slot and payload slot slot of
@@ -106,7 +156,7 @@ static int post_message(struct our_control *control,
 	struct ibv_sge sges[2];
 
 	message_sges(control, payloads, head_slot, slot, sges);
-	return our_post_sendv(control, our_wr_id(OUR_WR_SEND, slot), sges, 2);
+	return our_post_sendv(control, OUR_WR_ID(OUR_WR_SEND, slot), sges, 2);
 }
 
 int our_prepare_client(struct our_control *control)
@@ -128,7 +178,7 @@ static bool expected_message(const struct our_control *control,
 			     const struct ibv_wc *wc, uint32_t head_slot,
 			     uint32_t number)
 {
-	const struct our_head *h = (const void *)our_slot(&control->heads,
+	const struct our_head *h = (const void *)our_slot(&control->exchange->heads,
 							  head_slot);
 	uint32_t expected = sizeof(*h) + control->size;
 
@@ -151,7 +201,7 @@ static bool expected_message(const struct our_control *control,
 
 int our_run_client(struct our_control *control)
 {
-	struct our_head *head = (void *)our_slot(&control->heads,
+	struct our_head *head = (void *)our_slot(&control->exchange->heads,
 						 OUR_PING_HEAD);
 	char *ping = our_slot(&control->send, 0);
 	struct ibv_wc wc;
@@ -159,8 +209,6 @@ int our_run_client(struct our_control *control)
 	our_fill_data(ping, control->size, 0);
 	head->length = htonl(control->size);
 	for (uint32_t i = 0; our_keep_going(control, i); i++) {
-		uint64_t start = our_now_ns();
-
 		/* The pong's receive is up: from our_prepare_client, or
 		 * from the end of the last round trip. */
 		if (i > 0 && post_receive(control, OUR_PONG_HEAD, 0))
@@ -174,8 +222,7 @@ int our_run_client(struct our_control *control)
 			return -1;
 		if (!our_pong_verified(control, our_slot(&control->recv, 0), i))
 			return -1;
-		our_count_transfer(&control->stats, 2ull * control->size,
-				   our_now_ns() - start);
+		our_count_transfer(control);
 	}
 	return 0;
 }
@@ -183,7 +230,6 @@ int our_run_client(struct our_control *control)
 int our_run_agent(struct our_control *control)
 {
 	uint32_t sending = 0; /* the last pong's send, until it completes */
-	uint64_t start = our_now_ns();
 	struct ibv_wc wc;
 
 	for (uint32_t i = 0; our_keep_going(control, i); i++) {
@@ -206,14 +252,7 @@ int our_run_agent(struct our_control *control)
 		    post_message(control, &control->recv, slot, slot))
 			return -1;
 		sending = 1;
-		our_count_transfer(&control->stats, 2ull * control->size,
-				   our_now_ns() - start);
-		start = our_now_ns();
+		our_count_transfer(control);
 	}
 	return our_await_transfers(control, sending, false, &wc);
-}
-
-void our_print_exchange_counters(const struct our_control *control)
-{
-	(void)control; /* one send and one receive a round trip, as ping.c */
 }

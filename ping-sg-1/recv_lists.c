@@ -22,7 +22,7 @@ int our_post_recvv(struct our_control *control, uint64_t wr_id,
 	 * bytes of the message go to sges[0], the next to sges[1]. */
 	ret = ibv_post_recv(control->qp, &wr, &bad_wr);
 	if (our_verb_error(ret, "ibv_post_recv slot %u, %u pieces",
-			    our_wr_slot(wr_id), n))
+			    OUR_WR_SLOT(wr_id), n))
 		return -1;
 	return 0;
 }

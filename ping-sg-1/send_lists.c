@@ -4,6 +4,7 @@
  * pieces, with ibv_post_send: the work request points to a list of
  * scatter-gather elements, num_sge long, instead of to one.
  */
+#include "instruments.h"
 #include "posting.h"
 #include "report.h"
 
@@ -22,10 +23,9 @@ int our_post_sendv(struct our_control *control, uint64_t wr_id,
 
 	/* One message on the wire, gathered from the pieces in order. */
 	ret = ibv_post_send(control->qp, &wr, &bad_wr);
-	control->counters.send_posts++;
-	control->counters.send_wrs++;
+	our_tally(control, "posting", "sends posted", 1);
 	if (our_verb_error(ret, "ibv_post_send slot %u, %u pieces",
-			    our_wr_slot(wr_id), n))
+			    OUR_WR_SLOT(wr_id), n))
 		return -1;
 	return 0;
 }

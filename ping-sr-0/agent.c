@@ -11,50 +11,52 @@
 #include "agent.h"
 #include "buffers.h"
 #include "cm_events.h"
+#include "completions.h"
 #include "connection.h"
 #include "exchange.h"
 #include "interrupt.h"
-#include "queue_pair.h"
+#include "posting.h"
 
 int our_serve_client(struct our_control *control)
 {
+	struct our_interrupts interrupts;
 	int status = EXIT_FAILURE;
 	int ret;
 
-	if (our_setup_stats(&control->stats, control->count,
-			    control->options->statistics))
+	if (our_create_pd(control))
 		goto out_destroy_id;
-	if (our_setup_qp(control))
-		goto out_unsetup_stats;
-	if (our_setup_buffers(control, our_agent_buffers(control)))
-		goto out_unsetup_qp;
+	if (our_setup_agent_memory(control))
+		goto out_destroy_pd;
+	if (our_create_cq(control))
+		goto out_unsetup_memory;
+	if (our_create_qp(control))
+		goto out_destroy_cq;
 	/* Receives go up before we accept. */
 	if (our_prepare_agent(control))
-		goto out_unsetup_buffers;
+		goto out_destroy_qp;
 	if (our_accept(control))
-		goto out_unsetup_buffers;
+		goto out_destroy_qp;
 
 	/* From here Ctrl-C ends the run after the transfer in progress. */
-	if (our_catch_interrupts())
+	if (our_catch_interrupts(&interrupts))
 		goto out_disconnect;
-	our_start_clock(&control->stats);
+	our_start_clock(control);
 	ret = our_run_agent(control);
-	our_stop_clock(&control->stats);
-	our_release_interrupts();
+	our_stop_clock(control);
+	our_release_interrupts(&interrupts);
 	status = our_end_of_run(control, ret);
 	our_print_report(control);
 out_disconnect:
 	our_disconnect(control);
-
-out_unsetup_buffers:
-	our_unsetup_buffers(control);
-out_unsetup_qp:
-	our_unsetup_qp(control);
-out_unsetup_stats:
-	our_unsetup_stats(&control->stats);
+out_destroy_qp:
+	our_destroy_qp(control);
+out_destroy_cq:
+	our_destroy_cq(control);
+out_unsetup_memory:
+	our_unsetup_memory(control);
+out_destroy_pd:
+	our_destroy_pd(control);
 out_destroy_id:
-	our_destroy_id(control);
-	/* The agent's own event channel, where the stage gives it one. */
-	our_unsetup_cm_events(&control->cm_channel);
+	our_destroy_id(&control->cm_id);
 	return status;
 }

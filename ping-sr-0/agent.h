@@ -14,9 +14,10 @@
 
 /*
  * Serve the client whose request control holds (see our_get_request):
- * set up the queue pair and memory, accept, run the exchange, report,
- * disconnect, and undo it all, the request's id and channel included.
- * Returns the exit status the run deserves (see our_end_of_run).
+ * set up the protection domain, memory and queues, accept, run the
+ * exchange, report, disconnect, and undo it all, the request's id
+ * included. Returns the exit status the run deserves (see
+ * our_end_of_run).
  */
 int our_serve_client(struct our_control *control);
 

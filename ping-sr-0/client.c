@@ -13,65 +13,76 @@
 
 #include "buffers.h"
 #include "cm_events.h"
+#include "completions.h"
 #include "connection.h"
 #include "exchange.h"
 #include "interrupt.h"
-#include "queue_pair.h"
+#include "posting.h"
 
 int main(int argc, char *argv[])
 {
+	const struct our_option *const tables[] = {
+		our_client_address, our_client_options, our_timed_options, NULL,
+	};
+	const struct our_program program = {
+		.name = "client",
+		.purpose = our_client_purpose,
+		.runs = true,
+		.needs_address = true,
+		.tables = tables,
+	};
+	struct our_interrupts interrupts;
 	struct our_options options;
 	struct our_control control;
-	enum our_parse_result parsed;
-	int status = EXIT_FAILURE;
+	int status;
 	int ret;
 
-	parsed = our_parse_options(&our_client_program, argc, argv, &options);
-	if (parsed != OUR_OPTIONS_RUN)
-		return our_options_exit_status(parsed);
+	status = our_parse_options(&program, argc, argv, &options);
+	if (status >= 0)
+		return status;
+	status = EXIT_FAILURE;
 	our_init_control(&control, &options);
 
 	/* excerpt steps */
-	if (our_setup_stats(&control.stats, control.count, options.statistics))
-		return EXIT_FAILURE;
-	if (our_setup_cm_events(&control.cm_channel))
-		goto out_unsetup_stats;
 	if (our_resolve_server(&control))
-		goto out_unsetup_cm_events;
-	if (our_setup_qp(&control))
+		return EXIT_FAILURE;
+	if (our_create_pd(&control))
 		goto out_destroy_id;
-	if (our_setup_buffers(&control, our_client_buffers(&control)))
-		goto out_unsetup_qp;
+	if (our_setup_client_memory(&control))
+		goto out_destroy_pd;
+	if (our_create_cq(&control))
+		goto out_unsetup_memory;
+	if (our_create_qp(&control))
+		goto out_destroy_cq;
 	/* Receives go up before anything can be sent to us. */
 	if (our_prepare_client(&control))
-		goto out_unsetup_buffers;
+		goto out_destroy_qp;
 	if (our_connect(&control))
-		goto out_unsetup_buffers;
+		goto out_destroy_qp;
 
 	/* From here Ctrl-C ends the run after the transfer in progress. */
-	if (our_catch_interrupts())
+	if (our_catch_interrupts(&interrupts))
 		goto out_disconnect;
-	our_start_clock(&control.stats);
+	our_start_clock(&control);
 	ret = our_run_client(&control);
-	our_stop_clock(&control.stats);
-	our_release_interrupts();
+	our_stop_clock(&control);
+	our_release_interrupts(&interrupts);
 	status = our_end_of_run(&control, ret);
 	our_print_report(&control);
 	/* end excerpt steps */
 	/* excerpt undo */
 out_disconnect:
 	our_disconnect(&control);
-
-out_unsetup_buffers:
-	our_unsetup_buffers(&control);
-out_unsetup_qp:
-	our_unsetup_qp(&control);
+out_destroy_qp:
+	our_destroy_qp(&control);
+out_destroy_cq:
+	our_destroy_cq(&control);
+out_unsetup_memory:
+	our_unsetup_memory(&control);
+out_destroy_pd:
+	our_destroy_pd(&control);
 out_destroy_id:
-	our_destroy_id(&control);
-out_unsetup_cm_events:
-	our_unsetup_cm_events(&control.cm_channel);
-out_unsetup_stats:
-	our_unsetup_stats(&control.stats);
+	our_destroy_id(&control.cm_id);
 	return status;
 	/* end excerpt undo */
 }

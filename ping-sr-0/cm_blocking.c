@@ -5,27 +5,43 @@
  * An id created without a channel is synchronous: librdmacm waits for the
  * verb's event itself and leaves it in id->event. Simple, but while the
  * program waits for a completion nothing watches the connection: a peer
- * that disconnects or dies goes unnoticed (ping-sr-0 and ping-sr-1).
+ * that disconnects or dies goes unnoticed (ping-sr-0's problem 2).
  */
 #include <errno.h>
 
 #include "cm_events.h"
 #include "connection.h"
+#include "instruments.h"
+#include "interrupt.h"
+#include "private_data.h"
 #include "report.h"
 
 /* Nothing watches the connection while we wait: problem 2. */
 const bool our_cm_sees_hang_up = false;
 
-int our_setup_cm_events(struct rdma_event_channel **channel)
+/* No -D: a timed run ends when the client hangs up, which this
+ * program's server would not see. */
+const struct our_option our_timed_options[] = {
+	{ 0 },
+};
+
+int our_create_id(struct rdma_cm_id **id, void *context)
 {
-	/* NULL asks rdma_create_id for a synchronous id. */
-	*channel = NULL;
+	int ret;
+
+	/* No channel: the id is synchronous, each CM verb on it blocks. */
+	ret = rdma_create_id(NULL, id, context, RDMA_PS_TCP);
+	if (our_verb_failed(ret, "rdma_create_id RDMA_PS_TCP"))
+		return -1;
 	return 0;
 }
 
-void our_unsetup_cm_events(struct rdma_event_channel **channel)
+void our_destroy_id(struct rdma_cm_id **id)
 {
-	*channel = NULL;
+	int ret = rdma_destroy_id(*id);
+
+	our_verb_failed(ret, "rdma_destroy_id");
+	*id = NULL;
 }
 
 int our_await_cm_event(struct our_control *control, int ret,
@@ -36,34 +52,46 @@ int our_await_cm_event(struct our_control *control, int ret,
 	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
 		/* The verb failed either at once, leaving the last step's
 		 * event in place, or with an error event: explain that. */
-		if (event && event->status) {
-			our_keep_private_data(control, event);
-			our_explain_cm_event(control, event, expected);
-		} else if (errno == ENODEV) {
-			our_explain_no_device(control);
-		}
+		if (event && event->status)
+			our_explain_cm_event(control->peer_name, event, expected);
+		else if (errno == ENODEV)
+			our_explain_no_device(control->peer_name);
 		return -1;
 	}
-	if (event) {
+	if (event)
 		our_trace(2, "%s: event %s", verb,
 			  rdma_event_str(event->event));
-		our_keep_private_data(control, event);
-	}
 	return 0;
 }
 
 int our_await_request(struct our_listener *listener,
-		      struct our_control *control)
+		      struct rdma_cm_event **event)
 {
+	struct rdma_cm_id *id;
 	int ret;
 
-	/* Block until a client asks to connect; it gets an id of its own. */
-	ret = rdma_get_request(listener->cm_id, &control->cm_id);
+	/* Block until a client asks to connect; it gets an id of its own,
+	 * with the request's event in id->event. */
+	ret = rdma_get_request(listener->cm_id, &id);
 	if (our_verb_failed(ret, "rdma_get_request"))
 		return -1;
-	control->cm_id->context = control;
-	our_keep_private_data(control, control->cm_id->event);
+	*event = id->event;
 	return 0;
+}
+
+int our_take_request(struct our_control *control,
+		     struct rdma_cm_event *event)
+{
+	(void)control; /* the id is ready: its verbs block as ours do */
+	(void)event;
+	return 0;
+}
+
+void our_drop_request(struct our_control *control,
+		      struct rdma_cm_event *event)
+{
+	(void)event; /* rdma_destroy_id gives it back */
+	our_destroy_id(&control->cm_id);
 }
 
 int our_watch_connection(struct our_control *control)
@@ -72,9 +100,34 @@ int our_watch_connection(struct our_control *control)
 	return 0;
 }
 
-void our_unwatch_connection(struct our_control *control)
+void our_disconnect(struct our_control *control)
 {
-	(void)control;
+	int ret;
+
+	/* rdma_disconnect waits until the peer answers, and the peer
+	 * answers only once its own run is over: nothing watches its
+	 * connection either. After a run that Ctrl-C cut short, the
+	 * disconnect is left to rdma_destroy_id: it tells the peer too,
+	 * and does not wait. */
+	if (control->end == OUR_RUN_INTERRUPTED) {
+		our_trace(1, "no rdma_disconnect: %s would not answer",
+			  control->peer_name);
+		return;
+	}
+	/* The CM tells the peer we are going; our queue pair goes to the
+	 * error state and any work still posted is flushed. */
+	ret = rdma_disconnect(control->cm_id);
+	our_await_cm_event(control, ret, RDMA_CM_EVENT_DISCONNECTED,
+			   "rdma_disconnect");
+}
+
+bool our_wait_must_end(struct our_control *control)
+{
+	/* Only Ctrl-C can end a wait: the peer's going goes unseen. */
+	if (!our_interrupted())
+		return false;
+	control->end = OUR_RUN_INTERRUPTED;
+	return true;
 }
 
 bool our_peer_disconnected(struct our_control *control)

@@ -6,56 +6,59 @@
  * ping back. Each side posts the receive for the next message before it
  * sends, so a message never arrives to find no receive waiting.
  */
-#include <string.h>
-
 #include "buffers.h"
-#include "cm_events.h"
 #include "completions.h"
 #include "exchange.h"
-#include "private_data.h"
 #include "posting.h"
 #include "report.h"
 
-const struct our_program our_client_program = {
-	.name = "client",
-	.purpose = "Send pings to a ping-pong server over RDMA and time them.",
-	.role = OUR_CLIENT,
-	.accepts = OUR_ACCEPTS_TRANSFER,
-	.timed = &our_cm_sees_hang_up,
-};
+const char our_client_purpose[] =
+	"Send pings to a ping-pong server over RDMA and time them.";
+const char our_server_purpose[] =
+	"Answer one ping-pong client over RDMA, then exit.";
 
-const struct our_program our_server_program = {
-	.name = "server",
-	.purpose = "Answer one ping-pong client over RDMA, then exit.",
-	.role = OUR_SERVER,
-	.told_by_client = &our_client_sets_run,
-	.accepts = OUR_ACCEPTS_TRANSFER,
+const struct our_option our_client_options[] = {
+	OUR_COUNT_OPTION,
+	OUR_SIZE_OPTION,
+	OUR_VERIFY_OPTION,
+	{ 0 },
 };
 
 const char our_transfer_unit[] = "round trip";
-const uint32_t our_sends_per_transfer = 1;
+const uint32_t our_sizes_per_transfer = 2;
 const uint32_t our_sges_per_message = 1;
-const uint8_t our_reads_in_flight = 0;
 
 /* The slot the agent's ping number i lands in, and its pong leaves from. */
 #define OUR_AGENT_SLOT(i) ((i) % 2)
 
-struct our_buffer_plan our_client_buffers(const struct our_control *control)
+int our_setup_client_memory(struct our_control *control)
 {
-	/* One ping to send, one pong to receive. */
-	return (struct our_buffer_plan){
+	/* One ping to send, one pong to receive: one of each in flight. */
+	const struct our_buffer_plan plan = {
 		.send_slots = 1, .send_size = control->size,
 		.recv_slots = 1, .recv_size = control->size,
+		.sends = 1,
 	};
+
+	return our_setup_buffers(control, &plan);
 }
 
-struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+int our_setup_agent_memory(struct our_control *control)
 {
 	/* Each pong goes out from the slot its ping arrived in: no copy.
 	 * Two slots, so the next ping's receive can go up while the pong
 	 * of the last one is still being sent. */
-	return (struct our_buffer_plan){ .recv_slots = 2,
-					 .recv_size = control->size };
+	const struct our_buffer_plan plan = {
+		.recv_slots = 2, .recv_size = control->size,
+		.sends = 1,
+	};
+
+	return our_setup_buffers(control, &plan);
+}
+
+void our_unsetup_memory(struct our_control *control)
+{
+	our_unsetup_buffers(control);
 }
 
 int our_prepare_client(struct our_control *control)
@@ -68,6 +71,22 @@ int our_prepare_agent(struct our_control *control)
 {
 	/* The first ping's receive is posted before we accept. */
 	return our_post_recv(control, OUR_AGENT_SLOT(0));
+}
+
+int our_ask_resources(struct our_control *control,
+		      struct rdma_conn_param *param)
+{
+	(void)control; /* sends and receives need nothing more */
+	(void)param;
+	return 0;
+}
+
+bool our_exchange_explains(struct our_control *control,
+			   const struct ibv_wc *wc)
+{
+	(void)control; /* only sends and receives: nothing to explain */
+	(void)wc;
+	return false;
 }
 
 /*
@@ -85,34 +104,14 @@ static bool expected_length(const struct our_control *control,
 	return false;
 }
 
-/*
- * Wait until a send (when send is true) and a receive (when recv is true)
- * have completed, in whichever order the completion queue gives them.
- * A receive's length is checked against the size we expect: *length_ok
- * says how that went. Returns 0, or -1 (see our_await_completion).
- */
-static int await_transfers(struct our_control *control, bool send, bool recv,
-			   uint32_t number, bool *length_ok)
-{
-	struct ibv_wc wc;
-
-	if (our_await_transfers(control, send, recv, &wc))
-		return -1;
-	if (recv)
-		*length_ok = expected_length(control, &wc, number);
-	return 0;
-}
-
 int our_run_client(struct our_control *control)
 {
 	char *ping = our_slot(&control->send, 0);
 	char *pong = our_slot(&control->recv, 0);
-	bool length_ok = true;
+	struct ibv_wc wc;
 
 	our_fill_data(ping, control->size, 0);
 	for (uint32_t i = 0; our_keep_going(control, i); i++) {
-		uint64_t start = our_now_ns();
-
 		/* The receive for this pong is up: from our_prepare_client,
 		 * or from the end of the last round trip. */
 		if (i > 0 && our_post_recv(control, 0))
@@ -121,33 +120,33 @@ int our_run_client(struct our_control *control)
 			our_fill_data(ping, control->size, i);
 		if (our_post_send(control, &control->send, 0, control->size))
 			return -1;
-		if (await_transfers(control, true, true, i, &length_ok))
+		/* The send and the pong, in whichever order they come. */
+		if (our_await_transfers(control, 1, true, &wc))
 			return -1;
-		if (!length_ok)
+		if (!expected_length(control, &wc, i) ||
+		    !our_pong_verified(control, pong, i))
 			return -1;
-		if (!our_pong_verified(control, pong, i))
-			return -1;
-		our_count_transfer(&control->stats, 2ull * control->size,
-				   our_now_ns() - start);
+		our_count_transfer(control);
 	}
 	return 0;
 }
 
 int our_run_agent(struct our_control *control)
 {
-	bool sending = false;
-	bool length_ok = true;
-	uint64_t start = our_now_ns();
+	uint32_t sending = 0; /* the last pong's send, until it completes */
+	struct ibv_wc wc;
 
 	for (uint32_t i = 0; our_keep_going(control, i); i++) {
 		uint32_t slot = OUR_AGENT_SLOT(i);
 		char *ping = our_slot(&control->recv, slot);
+		bool length_ok;
 
 		/* The previous pong's send may complete before or after
 		 * this ping arrives; once it has, its slot is free. */
-		if (await_transfers(control, sending, true, i, &length_ok))
+		if (our_await_transfers(control, sending, true, &wc))
 			return -1;
-		if (control->verify && length_ok &&
+		length_ok = expected_length(control, &wc, i);
+		if (length_ok && control->verify &&
 		    !our_verify_data(ping, control->size, i))
 			return -1;
 		/* The receive for the next ping goes up before this pong,
@@ -160,19 +159,12 @@ int our_run_agent(struct our_control *control)
 		if (our_post_send(control, &control->recv, slot,
 				  control->size))
 			return -1;
-		sending = true;
+		sending = 1;
 		if (!length_ok) {
-			await_transfers(control, true, false, i, &length_ok);
+			our_await_transfers(control, 1, false, &wc);
 			return -1;
 		}
-		our_count_transfer(&control->stats, 2ull * control->size,
-				   our_now_ns() - start);
-		start = our_now_ns();
+		our_count_transfer(control);
 	}
-	return await_transfers(control, sending, false, 0, &length_ok);
-}
-
-void our_print_exchange_counters(const struct our_control *control)
-{
-	(void)control; /* one send and one receive a round trip: see above */
+	return our_await_transfers(control, sending, false, &wc);
 }

@@ -2,8 +2,6 @@
 /*
  * post_recv.c - posting a receive with ibv_post_recv: a work request the
  * program fills in, naming where the next message that arrives goes.
- * ping-wr-1 posts its receives so too: the ibv_wr_* interface has none
- * for receives. (ping-sg-1 and ping-post-1 post receives in pieces.)
  */
 #include "buffers.h"
 #include "posting.h"
@@ -14,7 +12,7 @@ int our_post_recv(struct our_control *control, uint32_t slot)
 	struct ibv_sge sge = our_sge(&control->recv, slot,
 				     control->recv.slot_size);
 	struct ibv_recv_wr wr = {
-		.wr_id = our_wr_id(OUR_WR_RECV, slot),
+		.wr_id = OUR_WR_ID(OUR_WR_RECV, slot),
 		.sg_list = &sge,
 		.num_sge = 1,
 	};

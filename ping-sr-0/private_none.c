@@ -5,24 +5,31 @@
  */
 #include "private_data.h"
 
-/* The server runs with its own options. */
-const bool our_client_sets_run = false;
+/* The server takes the run's options itself: nothing tells it the
+ * client's. */
+const struct our_option our_server_options[] = {
+	OUR_COUNT_OPTION,
+	OUR_SIZE_OPTION,
+	OUR_VERIFY_OPTION,
+	{ 0 },
+};
 
 void our_fill_private_data(struct our_control *control,
 			   struct rdma_conn_param *param)
 {
-	(void)control;
-	param->private_data = NULL;
-	param->private_data_len = 0;
+	(void)control; /* the client says nothing */
+	(void)param;
 }
 
-int our_adopt_private_data(struct our_control *control)
+int our_refuse_request(struct our_control *control,
+		       const struct rdma_cm_event *event)
 {
 	(void)control; /* our_init_control gave it our own options */
+	(void)event;
 	return 0;
 }
 
-void our_explain_rejection(const struct our_control *control)
+void our_explain_rejection(const struct rdma_cm_event *event)
 {
-	(void)control;
+	(void)event; /* the server says nothing either */
 }

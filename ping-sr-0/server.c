@@ -12,18 +12,28 @@
 #include "agent.h"
 #include "connection.h"
 #include "exchange.h"
+#include "private_data.h"
 
 int main(int argc, char *argv[])
 {
+	const struct our_option *const tables[] = {
+		our_server_address, our_server_options, NULL,
+	};
+	const struct our_program program = {
+		.name = "server",
+		.purpose = our_server_purpose,
+		.runs = true,
+		.tables = tables,
+	};
 	struct our_options options;
 	struct our_listener listener;
 	struct our_control control;
-	enum our_parse_result parsed;
-	int status = EXIT_FAILURE;
+	int status;
 
-	parsed = our_parse_options(&our_server_program, argc, argv, &options);
-	if (parsed != OUR_OPTIONS_RUN)
-		return our_options_exit_status(parsed);
+	status = our_parse_options(&program, argc, argv, &options);
+	if (status >= 0)
+		return status;
+	status = EXIT_FAILURE;
 	our_init_control(&control, &options);
 
 	if (our_setup_listener(&listener, &options))

@@ -3,7 +3,7 @@
  * private_data.c - the client sends its count, size, buffers and -v as
  * connection private data; the agent checks them and adopts them, or
  * rejects the connection saying why. So the two sides always agree: a
- * server's own -c, -s, -b and -v are not used.
+ * server takes no -c, -s, -b or -v of its own.
  *
  * Private data is small (56 bytes from rdma_connect on InfiniBand) and the
  * receiver may see the whole area, padded with zeros, whatever length was
@@ -11,45 +11,28 @@
  */
 #include <arpa/inet.h>
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cm_events.h"
 #include "connection.h"
+#include "instruments.h"
 #include "private_data.h"
 #include "private_wire.h"
 #include "report.h"
 
-/* The client's private data sets the agent's run. */
-const bool our_client_sets_run = true;
-
 static_assert(sizeof(struct our_private_data) <= 56,
 	      "private data must fit what rdma_connect carries on InfiniBand");
 
-/* Each reason for a rejection, in words. */
-static const char *const reasons[] = {
-	[OUR_REFUSED_SHORT] = "its private data is too short",
-	[OUR_REFUSED_MAGIC] = "its private data does not start with the kit's "
-			      "magic",
-	[OUR_REFUSED_VERSION] = "its private data has a version we do not know",
-	[OUR_REFUSED_COUNT] = "the count is out of range",
-	[OUR_REFUSED_SIZE] = "the size is out of range",
-	[OUR_REFUSED_BUFFERS] = "the buffer count is out of range",
-	[OUR_REFUSED_FLAGS] = "its private data has flags we do not know",
-	[OUR_REFUSED_UNTIMED] = "this server cannot see a client hang up, so a "
-				"run needs a count",
+/* None: the client sets the run when it connects. */
+const struct our_option our_server_options[] = {
+	{ 0 },
 };
-
-/* A reason for a rejection, in words; a newer server may send others. */
-static const char *reason_text(uint8_t reason)
-{
-	if (reason < sizeof(reasons) / sizeof(reasons[0]) && reasons[reason])
-		return reasons[reason];
-	return "a reason we do not know";
-}
 
 void our_fill_private_data(struct our_control *control,
 			   struct rdma_conn_param *param)
 {
+	/* It must outlive this call: rdma_connect sends it. */
 	static struct our_private_data data;
 
 	data = (struct our_private_data){
@@ -68,46 +51,51 @@ void our_fill_private_data(struct our_control *control,
 		  control->verify ? "yes" : "no");
 }
 
-/* Check what the client sent; 0 when acceptable, or a refusal reason. */
-static uint8_t check_private_data(const struct our_control *control,
-				  struct our_private_data *data)
+/* Check what the client sent, length bytes at sent, into *data: NULL
+ * when acceptable, or why not. */
+static const char *check_private_data(const void *sent, uint8_t length,
+				      struct our_private_data *data)
 {
-	if (control->peer_data_len < sizeof(*data))
-		return OUR_REFUSED_SHORT;
-	memcpy(data, control->peer_data, sizeof(*data));
-	if (ntohl(data->magic) != OUR_PRIVATE_MAGIC)
-		return OUR_REFUSED_MAGIC;
-	if (data->version != OUR_PRIVATE_VERSION)
-		return OUR_REFUSED_VERSION;
-	if (data->length < sizeof(*data))
-		return OUR_REFUSED_SHORT;
+	/* No private data at all: a client of another stage. */
+	if (!sent || length < sizeof(*data))
+		return "its private data is too short";
+	memcpy(data, sent, sizeof(*data));
+	if (ntohl(data->magic) != OUR_PRIVATE_MAGIC ||
+	    data->version != OUR_PRIVATE_VERSION ||
+	    data->length < sizeof(*data))
+		return "its private data is not ours, or of another version";
 	data->flags = ntohs(data->flags);
 	data->count = ntohl(data->count);
 	data->size = ntohl(data->size);
 	data->buffers = ntohl(data->buffers);
 	if (data->flags & ~OUR_PRIVATE_FLAGS)
-		return OUR_REFUSED_FLAGS;
+		return "its private data has flags we do not know";
 	if (data->count > OUR_MAX_COUNT)
-		return OUR_REFUSED_COUNT;
+		return "the count is out of range";
 	/* No count: the run ends when the client hangs up. */
 	if (data->count == 0 && !our_cm_sees_hang_up)
-		return OUR_REFUSED_UNTIMED;
+		return "this server cannot see a client hang up, so a run "
+		       "needs a count";
 	if (data->size < 1 || data->size > OUR_MAX_SIZE)
-		return OUR_REFUSED_SIZE;
+		return "the size is out of range";
 	if (data->buffers < 1 || data->buffers > OUR_MAX_BUFFERS)
-		return OUR_REFUSED_BUFFERS;
-	return 0;
+		return "the buffer count is out of range";
+	return NULL;
 }
 
-int our_adopt_private_data(struct our_control *control)
+int our_refuse_request(struct our_control *control,
+		       const struct rdma_cm_event *event)
 {
 	struct our_private_data data;
 	struct our_refusal refusal = { .magic = htonl(OUR_PRIVATE_MAGIC) };
+	const char *why;
 
-	refusal.reason = check_private_data(control, &data);
-	if (refusal.reason) {
-		our_error("refusing %s: %s", control->peer_name,
-			  reason_text(refusal.reason));
+	why = check_private_data(event->param.conn.private_data,
+				 event->param.conn.private_data_len, &data);
+	if (why) {
+		our_error("refusing %s: %s", control->peer_name, why);
+		/* The reason goes back with the rejection. */
+		snprintf(refusal.reason, sizeof(refusal.reason), "%s", why);
 		our_reject(control, &refusal, sizeof(refusal));
 		return -1;
 	}
@@ -123,14 +111,17 @@ int our_adopt_private_data(struct our_control *control)
 	return 0;
 }
 
-void our_explain_rejection(const struct our_control *control)
+void our_explain_rejection(const struct rdma_cm_event *event)
 {
+	const void *sent = event->param.conn.private_data;
 	struct our_refusal refusal;
 
-	if (control->peer_data_len < sizeof(refusal))
+	if (!sent || event->param.conn.private_data_len < sizeof(refusal))
 		return;
-	memcpy(&refusal, control->peer_data, sizeof(refusal));
+	memcpy(&refusal, sent, sizeof(refusal));
 	if (ntohl(refusal.magic) != OUR_PRIVATE_MAGIC)
 		return;
-	our_error("the server refused us: %s", reason_text(refusal.reason));
+	/* A zero byte ends it, whatever the server sent. */
+	refusal.reason[sizeof(refusal.reason) - 1] = '\0';
+	our_error("the server refused us: %s", refusal.reason);
 }

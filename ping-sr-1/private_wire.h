@@ -33,22 +33,13 @@ struct our_private_data {
 };
 /* end excerpt wire */
 
-/* Why the agent refused a connection: sent back with rdma_reject. */
-enum our_refusal_reason {
-	OUR_REFUSED_SHORT = 1,
-	OUR_REFUSED_MAGIC,
-	OUR_REFUSED_VERSION,
-	OUR_REFUSED_COUNT,
-	OUR_REFUSED_SIZE,
-	OUR_REFUSED_BUFFERS,
-	OUR_REFUSED_FLAGS,
-	OUR_REFUSED_UNTIMED,
-};
-
+/*
+ * Why the agent refused a connection, in words: sent back with
+ * rdma_reject, 100 bytes of the 148 that InfiniBand allows.
+ */
 struct our_refusal {
 	uint32_t magic;  /* OUR_PRIVATE_MAGIC, so the client knows it is ours */
-	uint8_t reason;  /* enum our_refusal_reason */
-	uint8_t unused[3];
+	char reason[96]; /* ends with a zero byte */
 };
 
 #endif

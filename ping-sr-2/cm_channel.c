@@ -1,20 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
- * cm_channel.c - what the CM pieces with an explicit event channel share
- * (cm_thread.c here, cm_nonblocking.c in ping-sr-4).
+ * cm_channel.c - what the CM pieces with an explicit event channel share.
  *
- * With a channel, a connection request arrives as an event on the
- * listener's channel, carrying a new id: the agent's end. The agent moves
- * that id to a channel of its own, so that its events, the disconnect
- * above all, are not mixed with the listener's.
+ * With a channel, CM verbs return at once, and their events arrive on
+ * the channel's file descriptor, to be taken with rdma_get_cm_event. A
+ * connection request arrives on the listener's channel, carrying a new
+ * id: the agent's end. The agent moves that id to a channel of its own,
+ * so that its events, the disconnect above all, are not mixed with the
+ * listener's.
  */
 #include <poll.h>
+#include <stdlib.h>
 
 #include "cm_channel.h"
 #include "cm_events.h"
 #include "connection.h"
+#include "instruments.h"
+#include "interrupt.h"
 #include "report.h"
 
+/*
+ * A disconnect travels on its own path and can overtake completions that
+ * are already on their way: after one is seen, completions still get this
+ * long to arrive before the wait ends. A transfer in progress when Ctrl-C
+ * comes gets as long to finish.
+ */
+#define OUR_GRACE_MS 500
 /*
  * How long a failed work completion waits for the CM to say whether the
  * connection is down: the peer's CM sends the disconnect as soon as the
@@ -22,53 +33,127 @@
  */
 #define OUR_LOST_WAIT_MS 2000
 
-void our_unsetup_cm_events(struct rdma_event_channel **channel)
+/* The peer's hang-up is seen while the program runs. */
+const bool our_cm_sees_hang_up = true;
+
+/* A timed run: the agent sees the client hang up when it is over. */
+const struct our_option our_timed_options[] = {
+	OUR_DURATION_OPTION,
+	{ 0 },
+};
+
+/* A new event channel, ready for ids; NULL when it failed (reported). */
+static struct rdma_event_channel *create_channel(void)
 {
-	if (!*channel)
-		return;
+	/* The CM reports the events of the ids we put on it on its fd. */
+	struct rdma_event_channel *channel = rdma_create_event_channel();
+
+	if (our_verb_failed(!channel, "rdma_create_event_channel"))
+		return NULL;
+	if (our_prepare_channel(channel)) {
+		rdma_destroy_event_channel(channel);
+		return NULL;
+	}
+	return channel;
+}
+
+int our_create_id(struct rdma_cm_id **id, void *context)
+{
+	struct rdma_event_channel *channel = create_channel();
+	int ret;
+
+	if (!channel)
+		return -1;
+	ret = rdma_create_id(channel, id, context, RDMA_PS_TCP);
+	if (our_verb_failed(ret, "rdma_create_id RDMA_PS_TCP")) {
+		rdma_destroy_event_channel(channel);
+		return -1;
+	}
+	return 0;
+}
+
+void our_destroy_id(struct rdma_cm_id **id)
+{
+	struct rdma_event_channel *channel = (*id)->channel;
+	int ret = rdma_destroy_id(*id);
+
+	our_verb_failed(ret, "rdma_destroy_id");
+	*id = NULL;
 	/* Every id on the channel is destroyed by now: close it. */
-	rdma_destroy_event_channel(*channel);
+	rdma_destroy_event_channel(channel);
 	our_trace(1, "rdma_destroy_event_channel");
-	*channel = NULL;
 }
 
 int our_take_request(struct our_control *control,
 		     struct rdma_cm_event *event)
 {
-	int ret;
+	struct rdma_event_channel *channel = NULL;
+	int ret = our_ack_cm_event(event);
 
-	/* The request comes with a new id: the agent's end of the
-	 * connection. */
-	control->cm_id = event->id;
-	control->cm_id->context = control;
-	our_keep_private_data(control, event);
-	/* Acknowledged first: an id with events unacknowledged cannot move. */
-	if (our_ack_cm_event(event))
-		goto out_destroy_id;
-
-	/* The agent's id gets a channel of its own. */
-	if (our_setup_cm_events(&control->cm_channel))
-		goto out_destroy_id;
-	ret = rdma_migrate_id(control->cm_id, control->cm_channel);
-	if (our_verb_failed(ret, "rdma_migrate_id"))
-		goto out_destroy_id;
-	return 0;
-
-out_destroy_id:
-	our_destroy_id(control);
-	our_unsetup_cm_events(&control->cm_channel);
+	/* The agent's id gets a channel of its own. It was given back
+	 * first: an id with events not given back cannot move. */
+	if (ret == 0)
+		channel = create_channel();
+	if (channel) {
+		ret = rdma_migrate_id(control->cm_id, channel);
+		if (!our_verb_failed(ret, "rdma_migrate_id"))
+			return 0;
+		rdma_destroy_event_channel(channel);
+	}
+	rdma_destroy_id(control->cm_id);
+	control->cm_id = NULL;
 	return -1;
 }
+
+void our_drop_request(struct our_control *control,
+		      struct rdma_cm_event *event)
+{
+	/* Its event goes back before its id can go; the id is still on
+	 * the listener's channel, which stays. */
+	our_ack_cm_event(event);
+	rdma_destroy_id(control->cm_id);
+	control->cm_id = NULL;
+}
+
+int our_watch_connection(struct our_control *control)
+{
+	control->cm = calloc(1, sizeof(*control->cm));
+	if (!control->cm) {
+		our_error("no memory to watch the connection");
+		return -1;
+	}
+	if (our_start_watching(control)) {
+		free(control->cm);
+		control->cm = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* excerpt must_end */
+bool our_wait_must_end(struct our_control *control)
+{
+	struct our_cm *cm = control->cm;
+	bool gone = our_peer_disconnected(control);
+
+	if (!gone && !our_interrupted())
+		return false;
+	/* Completions on their way get a moment, and so does a transfer in
+	 * progress when Ctrl-C came. */
+	if (cm && !cm->give_up)
+		cm->give_up = our_now_ns() + OUR_GRACE_MS * 1000000ull;
+	if (cm && our_now_ns() < cm->give_up)
+		return false;
+	control->end = gone ? OUR_RUN_PEER_GONE : OUR_RUN_INTERRUPTED;
+	return true;
+}
+/* end excerpt must_end */
 
 bool our_connection_lost(struct our_control *control)
 {
 	uint64_t give_up = our_now_ns() + OUR_LOST_WAIT_MS * 1000000ull;
 
-	while (!our_peer_disconnected(control)) {
-		if (our_now_ns() >= give_up ||
-		    atomic_load(&control->watch_failed))
-			return false;
+	while (!our_peer_disconnected(control) && our_now_ns() < give_up)
 		poll(NULL, 0, 10);
-	}
-	return true;
+	return our_peer_disconnected(control);
 }

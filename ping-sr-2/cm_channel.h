@@ -1,23 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cm_channel.h - what every CM piece with an explicit event channel
- * shares (cm_thread.c here, cm_nonblocking.c in ping-sr-4): the agent's id
- * moved to a channel of its own, and the wait that tells a failed work
- * completion whether the connection is down. cm_channel.c also implements
- * our_unsetup_cm_events and our_connection_lost of cm_events.h for both.
+ * shares (cm_thread.c here, cm_nonblocking.c in ping-sr-4): what it keeps
+ * of a connection it watches, and the channel each id gets. cm_channel.c
+ * implements for both the functions of cm_events.h that do not depend on
+ * how the events are taken.
  */
 #ifndef OUR_CM_CHANNEL_H
 #define OUR_CM_CHANNEL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "control.h"
 
+/* What the piece keeps of a connection it watches: control->cm. */
+struct our_cm {
+	atomic_bool disconnected; /* the connection is down, or can no longer
+				   * be watched */
+	uint64_t give_up;         /* when a wait that must end ends */
+	/* The thread that watches, for the piece that has one. */
+	pthread_t thread;
+	atomic_bool stop;         /* the thread is to stop */
+};
+
 /*
- * Agent: take the new id from a connection request event, keep its
- * private data, acknowledge the event and move the id to a channel of its
- * own, set up by the piece's our_setup_cm_events. Returns 0, or -1
- * (reported) with the id destroyed.
+ * Prepare a new event channel, before any id is put on it: put it in
+ * the mode the piece takes events in. Returns 0, or -1 (reported).
  */
-int our_take_request(struct our_control *control,
-		     struct rdma_cm_event *event);
+int our_prepare_channel(struct rdma_event_channel *channel);
+
+/* Start watching control's connection, once control->cm is there.
+ * Returns 0, or -1 (reported). */
+int our_start_watching(struct our_control *control);
 
 #endif

@@ -4,208 +4,162 @@
  * once the connection is up.
  *
  * During set-up the program waits for each CM event on its channel in
- * turn. Once connected, a thread takes every event that arrives and
- * records the latest; when it sees the peer disconnect it sets
- * control->disconnected, which the completion loop checks while it waits
- * (ping-sr-2, ping-sr-3, blast-sr-2). The thread calls no verb on the
- * queue pair: the main thread owns it.
+ * turn. Once connected, a thread takes every event that arrives; when it
+ * sees the peer disconnect it says so in control->cm, which the
+ * completion loop looks at while it waits. The thread calls no verb on
+ * the queue pair: the main thread owns it.
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cm_channel.h"
 #include "cm_events.h"
 #include "connection.h"
-#include "interrupt.h"
+#include "instruments.h"
 #include "report.h"
-
-/* The thread sees the peer hang up while the main thread waits. */
-const bool our_cm_sees_hang_up = true;
 
 /* How often the thread looks up from its channel to see if it must stop. */
 #define OUR_WATCH_INTERVAL_MS 100
 /* How long our own disconnect may take to be confirmed. */
 #define OUR_DISCONNECT_WAIT_MS 3000
 
-int our_setup_cm_events(struct rdma_event_channel **channel)
+int our_prepare_channel(struct rdma_event_channel *channel)
 {
-	/* The CM reports the events of our ids on this channel's fd. */
-	*channel = rdma_create_event_channel();
-	if (our_verb_null(*channel, "rdma_create_event_channel"))
-		return -1;
+	(void)channel; /* reading it blocks until an event comes */
 	return 0;
 }
 
+/* excerpt get_event */
 /*
  * Take the next event from channel; it must be expected, and is then
- * returned in *event, still to be acknowledged. Otherwise it is explained,
- * acknowledged, and -1 returned.
+ * returned in *event, still to be given back. Otherwise it is explained
+ * (peer names the other end), given back, and -1 returned.
  */
-static int get_event(struct our_control *control,
-		     struct rdma_event_channel *channel,
+static int get_event(const char *peer, struct rdma_event_channel *channel,
 		     enum rdma_cm_event_type expected,
 		     struct rdma_cm_event **event)
 {
-	int ret;
-
 	/* Block until the CM has an event for one of the channel's ids. */
-	ret = rdma_get_cm_event(channel, event);
+	int ret = rdma_get_cm_event(channel, event);
+
 	if (our_verb_failed(ret, "rdma_get_cm_event"))
 		return -1;
 	our_trace(1, "rdma_get_cm_event -> %s (status %d)",
 		  rdma_event_str((*event)->event), (*event)->status);
-	our_keep_private_data(control, *event);
 	if ((*event)->event == expected && (*event)->status == 0)
 		return 0;
-	our_explain_cm_event(control, *event, expected);
+	our_explain_cm_event(peer, *event, expected);
 	our_ack_cm_event(*event);
 	return -1;
 }
+/* end excerpt get_event */
 
 int our_await_cm_event(struct our_control *control, int ret,
 		       enum rdma_cm_event_type expected, const char *verb)
 {
 	struct rdma_cm_event *event;
 
-	if (expected == RDMA_CM_EVENT_DISCONNECTED &&
-	    control->cm_thread_started) {
-		/* The thread takes the event and ends on it. A failure after
-		 * the peer has gone is expected: it is not reported. */
-		if (ret == 0 || !atomic_load(&control->disconnected))
-			our_verb_failed(ret, "%s %s", verb, control->peer_name);
-		for (int waited = 0; waited < OUR_DISCONNECT_WAIT_MS &&
-				     !atomic_load(&control->disconnected) &&
-				     !atomic_load(&control->watch_failed);
-		     waited += 10)
-			poll(NULL, 0, 10);
-		our_unwatch_connection(control);
-		return 0;
-	}
 	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
 		if (errno == ENODEV)
-			our_explain_no_device(control);
+			our_explain_no_device(control->peer_name);
 		return -1;
 	}
-	if (get_event(control, control->cm_channel, expected, &event))
+	if (get_event(control->peer_name, control->cm_id->channel, expected,
+		      &event))
 		return -1;
-	/* Each event is acknowledged once we are done with it. */
+	/* Each event is given back once we are done with it. */
 	return our_ack_cm_event(event);
 }
 
 int our_await_request(struct our_listener *listener,
-		      struct our_control *control)
+		      struct rdma_cm_event **event)
 {
-	struct rdma_cm_event *event;
-
-	if (get_event(control, listener->cm_channel,
-		      RDMA_CM_EVENT_CONNECT_REQUEST, &event))
-		return -1;
-	return our_take_request(control, event);
+	return get_event("a client", listener->cm_id->channel,
+			 RDMA_CM_EVENT_CONNECT_REQUEST, event);
 }
 
-/* True for the events after which the connection is gone. */
-static bool ends_connection(enum rdma_cm_event_type type)
-{
-	return type == RDMA_CM_EVENT_DISCONNECTED ||
-	       type == RDMA_CM_EVENT_DEVICE_REMOVAL ||
-	       type == RDMA_CM_EVENT_TIMEWAIT_EXIT;
-}
-
+/* excerpt thread */
 /*
- * Take the event waiting on control's channel, record it and give it
- * back. Returns its type, or -1 when the channel failed us (reported).
- */
-static int take_event(struct our_control *control)
-{
-	struct rdma_cm_event *event;
-	int type;
-
-	if (our_verb_failed(rdma_get_cm_event(control->cm_channel, &event),
-			    "cm thread: rdma_get_cm_event"))
-		return -1;
-	type = (int)event->event;
-	atomic_store(&control->last_cm_event, type);
-	our_trace(1, "cm thread: %s (status %d)", rdma_event_str(event->event),
-		  event->status);
-	if (our_ack_cm_event(event))
-		return -1;
-	return type;
-}
-
-/*
- * The thread: take each event as it arrives and record it; on the end of
- * the connection, tell the main thread and end. Every
- * OUR_WATCH_INTERVAL_MS it looks whether it has been asked to stop. If it
- * cannot take an event, it says so and tells the main thread, which ends
- * the run instead of waiting blind.
+ * The thread: take each event as it arrives; on the end of the
+ * connection, tell the main thread and end. Every OUR_WATCH_INTERVAL_MS
+ * it looks whether it has been asked to stop. If it cannot take an
+ * event, it says so, and tells the main thread that the connection is as
+ * good as gone: the run ends, instead of waiting blind.
  */
 static void *watch_events(void *arg)
 {
 	struct our_control *control = arg;
-	struct pollfd channel = { .fd = control->cm_channel->fd,
+	struct our_cm *cm = control->cm;
+	struct pollfd channel = { .fd = control->cm_id->channel->fd,
 				  .events = POLLIN };
-	int ready;
-	int type;
+	struct rdma_cm_event *event;
+	enum rdma_cm_event_type type;
 
-	while (!atomic_load(&control->cm_thread_stop)) {
-		ready = poll(&channel, 1, OUR_WATCH_INTERVAL_MS);
-		if (ready < 0 && errno != EINTR) {
-			our_error("cm thread: poll CM channel: %s",
-				  strerror(errno));
-			atomic_store(&control->watch_failed, true);
-			break;
-		}
-		if (ready <= 0)
+	while (!atomic_load(&cm->stop)) {
+		int ready = poll(&channel, 1, OUR_WATCH_INTERVAL_MS);
+
+		if (ready == 0 || (ready < 0 && errno == EINTR))
 			continue;
-		/* An event is waiting: take it. */
-		type = take_event(control);
-		if (type < 0) {
+		/* An event is waiting: take it, and give it back. */
+		if (ready < 0 ||
+		    rdma_get_cm_event(control->cm_id->channel, &event)) {
 			our_error("the connection to %s can no longer be "
-				  "watched: ending the run",
-				  control->peer_name);
-			atomic_store(&control->watch_failed, true);
+				  "watched (%s): ending the run",
+				  control->peer_name, strerror(errno));
 			break;
 		}
-		if (ends_connection((enum rdma_cm_event_type)type)) {
-			atomic_store(&control->disconnected, true);
+		type = event->event;
+		our_trace(1, "cm thread: %s (status %d)", rdma_event_str(type),
+			  event->status);
+		our_ack_cm_event(event);
+		if (type == RDMA_CM_EVENT_DISCONNECTED ||
+		    type == RDMA_CM_EVENT_DEVICE_REMOVAL ||
+		    type == RDMA_CM_EVENT_TIMEWAIT_EXIT)
 			break;
-		}
 	}
+	/* Unless asked to stop, the connection is gone. */
+	if (!atomic_load(&cm->stop))
+		atomic_store(&cm->disconnected, true);
 	return NULL;
 }
+/* end excerpt thread */
 
-int our_watch_connection(struct our_control *control)
+int our_start_watching(struct our_control *control)
 {
-	/* Ctrl-C and SIGTERM go to the main thread, where they cut its
-	 * waits short: the thread starts with them blocked. */
-	if (our_start_thread(&control->cm_thread, watch_events, control,
-			     "cm thread"))
-		return -1;
-	control->cm_thread_started = true;
-	return 0;
-}
-
-void our_unwatch_connection(struct our_control *control)
-{
-	int type;
 	int ret;
 
-	if (!control->cm_thread_started)
+	ret = pthread_create(&control->cm->thread, NULL, watch_events, control);
+	return our_verb_error(ret, "pthread_create cm thread") ? -1 : 0;
+}
+
+void our_disconnect(struct our_control *control)
+{
+	struct our_cm *cm = control->cm;
+	int ret;
+
+	/* The CM tells the peer we are going; our queue pair goes to the
+	 * error state and any work still posted is flushed. */
+	ret = rdma_disconnect(control->cm_id);
+	/* A failure after the peer has gone is expected: not reported. */
+	if (!our_peer_disconnected(control))
+		our_verb_failed(ret, "rdma_disconnect %s", control->peer_name);
+	if (!cm)
 		return;
-	/* The thread stops at its next look up, or has ended already. */
-	atomic_store(&control->cm_thread_stop, true);
-	ret = pthread_join(control->cm_thread, NULL);
+	/* The thread takes the disconnect event, and ends on it. */
+	for (int waited = 0; waited < OUR_DISCONNECT_WAIT_MS &&
+			     !atomic_load(&cm->disconnected);
+	     waited += 10)
+		poll(NULL, 0, 10);
+	atomic_store(&cm->stop, true);
+	ret = pthread_join(cm->thread, NULL);
 	our_verb_error(ret, "pthread_join cm thread");
-	control->cm_thread_started = false;
-	/* What the thread recorded last is the connection's last news. */
-	type = atomic_load(&control->last_cm_event);
-	our_trace(1, "cm thread ended; the last CM event it took: %s",
-		  type < 0 ? "none" :
-			     rdma_event_str((enum rdma_cm_event_type)type));
+	free(cm);
+	control->cm = NULL;
 }
 
 bool our_peer_disconnected(struct our_control *control)
 {
-	return atomic_load(&control->disconnected);
+	return control->cm && atomic_load(&control->cm->disconnected);
 }

@@ -3,22 +3,19 @@
  * completions_channel.c - wait for a work completion by sleeping on a
  * completion channel until the adapter signals one.
  *
- * Poll the CQ first; only when it is empty arm it (ibv_req_notify_cq) and
- * poll again, since a completion that arrived before the arm raises no
- * event; then sleep until the channel's fd is readable and take the event
- * with ibv_get_cq_event (see cq_events.c). our_await_completion() below
- * is the whole loop. Events are acknowledged in batches, and all of them
- * before the CQ is destroyed (ping-sr-3). The sleep looks up every
- * OUR_LOOKUP_MS to see whether the CM thread saw the peer go; Ctrl-C cuts
- * it short at once (EINTR). The CPU rests while it waits, at the price of
- * a wake-up per completion.
+ * Poll the CQ first; only when it is empty arm it and poll again, since
+ * a completion that arrived before the arm raises no event; then sleep
+ * until the channel's fd is readable and take the event (see
+ * cq_events.c). The sleep looks up every OUR_LOOKUP_MS to see whether
+ * the CM piece saw the peer go; Ctrl-C cuts it short at once (EINTR).
+ * The CPU rests while it waits, at the price of a wake-up per completion.
  */
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
 
+#include "cm_events.h"
 #include "completions.h"
-#include "connection.h"
 #include "cq_events.h"
 #include "posting.h"
 #include "report.h"
@@ -26,22 +23,17 @@
 /* How often a sleep looks up to check for a disconnect. */
 #define OUR_LOOKUP_MS 200
 
-int our_setup_completions(struct our_control *control)
+int our_prepare_cq_channel(struct ibv_comp_channel *channel)
 {
-	return our_create_completion_channel(control);
+	(void)channel; /* reading it blocks until an event comes */
+	return 0;
 }
 
-/*
- * Poll, arm, poll again, sleep: the wait of every program that sleeps on
- * a completion channel. The sleep looks up every OUR_LOOKUP_MS, and a
- * signal cuts it short, so the wait can end when the CM thread saw the
- * peer go or Ctrl-C came (see our_wait_must_end).
- */
+/* excerpt await */
 int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 {
-	struct pollfd channel = { .fd = control->completion_channel->fd,
+	struct pollfd channel = { .fd = control->cq->channel->fd,
 				  .events = POLLIN };
-	uint64_t give_up = 0;
 	int found;
 	int ret;
 
@@ -61,13 +53,9 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 		}
 		if (ret > 0 && our_take_cq_event(control))
 			return -1;
-		/* Has the CM thread seen the peer go, or did Ctrl-C come? */
-		if (ret <= 0 && our_wait_must_end(control, &give_up))
+		/* Has the CM piece seen the peer go, or did Ctrl-C come? */
+		if (ret <= 0 && our_wait_must_end(control))
 			return -1;
 	}
 }
-
-void our_print_completion_counters(const struct our_control *control)
-{
-	our_print_cq_event_counters(control, "completion channel");
-}
+/* end excerpt await */

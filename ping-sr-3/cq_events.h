@@ -1,25 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cq_events.h - the completion channel's verbs, shared by the pieces that
- * sleep on one (completions_channel.c here, completions_poll.c in
- * ping-sr-4). cq_events.c also implements our_unsetup_completions,
- * our_start_completions (arm the CQ) and our_stop_completions (acknowledge
- * every event) of completions.h for both.
+ * cq_events.h - a completion queue with a completion channel, shared by
+ * the pieces that sleep on one (completions_channel.c here,
+ * completions_poll.c in ping-sr-4). cq_events.c implements for both
+ * our_create_cq and our_destroy_cq of completions.h.
  */
 #ifndef OUR_CQ_EVENTS_H
 #define OUR_CQ_EVENTS_H
 
 #include "control.h"
 
-/*
- * Create control->completion_channel. Returns 0, or -1 (reported) with
- * nothing left. Undo with our_destroy_completion_channel().
- */
-int our_create_completion_channel(struct our_control *control);
-void our_destroy_completion_channel(struct our_control *control);
+/* What the piece keeps: control->completions. (The channel is
+ * control->cq->channel.) */
+struct our_completions {
+	unsigned int unacked; /* events taken and not yet acknowledged */
+};
 
-/* Acknowledge every event taken and not yet acknowledged. */
-void our_ack_cq_events(struct our_control *control);
+/*
+ * Prepare the new completion channel, before the CQ is created on it:
+ * put it in the mode the piece waits in. Returns 0, or -1 (reported).
+ */
+int our_prepare_cq_channel(struct ibv_comp_channel *channel);
 
 /*
  * Poll the CQ for one completion into wc. When it is empty, arm it and
@@ -31,14 +32,10 @@ void our_ack_cq_events(struct our_control *control);
 int our_poll_or_arm(struct our_control *control, struct ibv_wc *wc);
 
 /*
- * Take the event waiting on the completion channel, counting it and
- * acknowledging in batches. On a non-blocking channel with no event,
- * returns 0 all the same. Returns 0, or -1 (reported).
+ * Take the event waiting on the completion channel, acknowledging events
+ * in batches. On a non-blocking channel with no event, returns 0 all the
+ * same. Returns 0, or -1 (reported).
  */
 int our_take_cq_event(struct our_control *control);
-
-/* Print the counters of a piece that sleeps on a completion channel. */
-void our_print_cq_event_counters(const struct our_control *control,
-				 const char *how);
 
 #endif

@@ -13,9 +13,11 @@
  * Receives have no such interface: ping-sr-0's post_recv.c posts them.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buffers.h"
+#include "instruments.h"
 #include "posting.h"
 #include "report.h"
 
@@ -30,6 +32,12 @@
 
 /* The operations this piece will ask of the queue pair. */
 #define OUR_SEND_OPS IBV_QP_EX_WITH_SEND
+
+/* What the piece keeps: control->posting. */
+struct our_posting {
+	/* The bytes a send may carry inline, as the device gave them. */
+	uint32_t max_inline;
+};
 
 /* Create the extended queue pair, asking for inline_ask inline bytes. */
 static int create_qp_ex(struct our_control *control,
@@ -48,35 +56,58 @@ static int create_qp_ex(struct our_control *control,
 	if (our_verb_failed(ret, "rdma_create_qp_ex RC max_send_wr=%u "
 				 "max_recv_wr=%u max_inline_data=%u",
 			    attr->cap.max_send_wr, attr->cap.max_recv_wr,
-			    inline_ask))
+			    inline_ask)) {
+		if (errno == EOPNOTSUPP)
+			our_error("this device's provider has no ibv_wr_* "
+				  "interface: the extended queue pair needs "
+				  "one");
 		return -1;
+	}
 	return 0;
 }
 
-int our_create_qp(struct our_control *control, struct ibv_qp_init_attr *attr)
+int our_create_qp(struct our_control *control)
 {
+	struct ibv_qp_init_attr attr = our_qp_attr(control);
 	struct ibv_qp_init_attr_ex ex = {
-		.send_cq = attr->send_cq,
-		.recv_cq = attr->recv_cq,
-		.cap = attr->cap,
-		.qp_type = attr->qp_type,
-		.sq_sig_all = attr->sq_sig_all,
+		.send_cq = attr.send_cq,
+		.recv_cq = attr.recv_cq,
+		.cap = attr.cap,
+		.qp_type = attr.qp_type,
+		.sq_sig_all = attr.sq_sig_all,
 		.comp_mask = IBV_QP_INIT_ATTR_PD |
 			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 		.pd = control->pd,
 		.send_ops_flags = OUR_SEND_OPS,
 	};
 
-	if (create_qp_ex(control, &ex, OUR_INLINE_ASK))
+	control->posting = calloc(1, sizeof(*control->posting));
+	if (!control->posting) {
+		our_error("no memory for the posting's state");
 		return -1;
+	}
+	if (create_qp_ex(control, &ex, OUR_INLINE_ASK)) {
+		free(control->posting);
+		control->posting = NULL;
+		return -1;
+	}
 	control->qp = control->cm_id->qp;
 	/* What the device gave, which may be more than we asked: the
 	 * sends that fit in it go inline. */
-	attr->cap = ex.cap;
-	control->max_inline = ex.cap.max_inline_data;
+	control->posting->max_inline = ex.cap.max_inline_data;
 	our_trace(1, "extended queue pair: sends of up to %u bytes go inline",
-		  control->max_inline);
+		  control->posting->max_inline);
 	return 0;
+}
+
+void our_destroy_qp(struct our_control *control)
+{
+	/* Any work still posted is flushed. */
+	rdma_destroy_qp(control->cm_id);
+	our_trace(1, "rdma_destroy_qp");
+	control->qp = NULL;
+	free(control->posting);
+	control->posting = NULL;
 }
 
 int our_post_send(struct our_control *control,
@@ -85,14 +116,14 @@ int our_post_send(struct our_control *control,
 {
 	/* excerpt batch */
 	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(control->qp);
-	bool inline_data = length <= control->max_inline;
+	bool inline_data = length <= control->posting->max_inline;
 	int ret;
 
 	/* From here to ibv_wr_complete or ibv_wr_abort the provider holds
 	 * the queue pair's lock (see CONCURRENCY in ibv_wr_post(3)): a
 	 * batch begun must be ended, whatever goes wrong. */
 	ibv_wr_start(qpx);
-	qpx->wr_id = our_wr_id(OUR_WR_SEND, slot);
+	qpx->wr_id = OUR_WR_ID(OUR_WR_SEND, slot);
 	qpx->wr_flags = IBV_SEND_SIGNALED | (inline_data ? IBV_SEND_INLINE : 0);
 	ibv_wr_send(qpx);
 	/* A batch found wrong while it is built is given up, and nothing
@@ -117,8 +148,8 @@ int our_post_send(struct our_control *control,
 			       (uintptr_t)our_slot(buffers, slot), length);
 	ret = ibv_wr_complete(qpx);
 	/* end excerpt batch */
-	control->counters.send_posts++;
-	control->counters.send_wrs++;
+	our_tally(control, "posting", "sends posted", 1);
+	our_tally(control, "posting", inline_data ? "inline" : "not inline", 1);
 	if (our_verb_error(ret, "ibv_wr_complete: send slot %u, %u bytes%s",
 			   slot, length, inline_data ? " inline" : ""))
 		return -1;

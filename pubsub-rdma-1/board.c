@@ -34,14 +34,14 @@
 #include <time.h>
 
 #include "buffers.h"
-#include "cm_events.h"
 #include "completions.h"
 #include "exchange.h"
+#include "instruments.h"
 #include "interrupt.h"
 #include "memory_wire.h"
 #include "notice.h"
 #include "posting.h"
-#include "private_data.h"
+#include "read_resources.h"
 #include "remote_memory.h"
 #include "report.h"
 #include "shared.h"
@@ -80,30 +80,26 @@ struct our_board {
 };
 /* end excerpt board */
 
-const struct our_program our_client_program = {
-	.name = "client",
-	.purpose = "Subscribe to a publisher: read its publications by RDMA "
-		   "read, and time them.",
-	.role = OUR_CLIENT,
-	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS,
-	.fixed_size = OUR_PUBLICATION_SIZE,
-	.timed = &our_cm_sees_hang_up,
-};
+/* The server's one board, which every agent reaches. */
+static struct our_board *board;
 
-const struct our_program our_server_program = {
-	.name = "server",
-	.purpose = "Publish to subscribers that read by RDMA read, serving -n "
-		   "of them at once,\nthen exit.",
-	.role = OUR_SERVER,
-	.told_by_client = &our_client_sets_run,
-	.accepts = OUR_ACCEPTS_TRANSFER | OUR_ACCEPTS_BUFFERS |
-		   OUR_ACCEPTS_CLIENTS,
-	.fixed_size = OUR_PUBLICATION_SIZE,
+const char our_client_purpose[] =
+	"Subscribe to a publisher: read its publications by RDMA read, and "
+	"time them.";
+const char our_server_purpose[] =
+	"Publish to subscribers that read by RDMA read, serving -n of them at "
+	"once,\nthen exit.";
+
+/* No -s: every publication is OUR_PUBLICATION_SIZE bytes. */
+const struct our_option our_client_options[] = {
+	OUR_COUNT_OPTION,
+	OUR_BUFFERS_OPTION,
+	OUR_VERIFY_OPTION,
+	{ 0 },
 };
 
 const char our_transfer_unit[] = "publication";
-/* A read, and room for the notice that asks for more. */
-const uint32_t our_sends_per_transfer = 2;
+const uint32_t our_sizes_per_transfer = 1;
 const uint32_t our_sges_per_message = 1;
 /* A subscriber's reads in flight at once; more of a chain wait their
  * turn on the send queue. */
@@ -122,7 +118,7 @@ static uint32_t smaller(uint32_t a, uint32_t b)
 /* Board: true when slot of publication board->published is free, that
  * is every subscriber has read past the one it held before. Called with
  * board->lock held. A board nobody reads stays as it is. */
-static bool room_for_next(const struct our_board *board)
+static bool room_for_next(void)
 {
 	bool anyone = false;
 
@@ -141,11 +137,11 @@ static bool room_for_next(const struct our_board *board)
  * subscriber makes room for them, until told to stop. */
 static void *publish(void *arg)
 {
-	struct our_board *board = arg;
+	(void)arg; /* the board is the one of this file */
 
 	pthread_mutex_lock(&board->lock);
 	while (!board->closing) {
-		if (!room_for_next(board)) {
+		if (!room_for_next()) {
 			pthread_cond_wait(&board->changed, &board->lock);
 			continue;
 		}
@@ -163,24 +159,15 @@ static void *publish(void *arg)
 }
 /* end excerpt publish */
 
-/* Undo the first steps of our_setup_shared: the board and its lock. */
-static void free_board(struct our_board *board)
-{
-	pthread_cond_destroy(&board->changed);
-	pthread_mutex_destroy(&board->lock);
-	free(board);
-}
-
-int our_setup_shared(void **shared, const struct our_options *options)
+int our_setup_shared(const struct our_options *options)
 {
 	pthread_condattr_t attr;
-	struct our_board *board;
 	int ret;
 
 	(void)options;
 	board = calloc(1, sizeof(*board));
 	if (!board) {
-		our_error("cannot allocate the board");
+		our_error("no memory for the board");
 		return -1;
 	}
 	/* The waits for publications are timed by the monotonic clock:
@@ -191,27 +178,28 @@ int our_setup_shared(void **shared, const struct our_options *options)
 	if (!ret)
 		ret = pthread_cond_init(&board->changed, &attr);
 	pthread_condattr_destroy(&attr);
-	if (our_verb_error(ret, "pthread_cond_init")) {
-		free(board);
-		return -1;
-	}
+	if (our_verb_error(ret, "pthread_cond_init"))
+		goto out_free_board;
 	ret = pthread_mutex_init(&board->lock, NULL);
-	if (our_verb_error(ret, "pthread_mutex_init")) {
-		pthread_cond_destroy(&board->changed);
-		free(board);
-		return -1;
-	}
-	if (our_start_thread(&board->publisher, publish, board, "publisher")) {
-		free_board(board);
-		return -1;
-	}
-	*shared = board;
+	if (our_verb_error(ret, "pthread_mutex_init"))
+		goto out_destroy_cond;
+	ret = pthread_create(&board->publisher, NULL, publish, NULL);
+	if (our_verb_error(ret, "pthread_create publisher"))
+		goto out_destroy_lock;
 	return 0;
+
+out_destroy_lock:
+	pthread_mutex_destroy(&board->lock);
+out_destroy_cond:
+	pthread_cond_destroy(&board->changed);
+out_free_board:
+	free(board);
+	board = NULL;
+	return -1;
 }
 
-void our_unsetup_shared(void **shared)
+void our_unsetup_shared(void)
 {
-	struct our_board *board = *shared;
 	int ret;
 
 	pthread_mutex_lock(&board->lock);
@@ -220,19 +208,18 @@ void our_unsetup_shared(void **shared)
 	pthread_mutex_unlock(&board->lock);
 	ret = pthread_join(board->publisher, NULL);
 	our_verb_error(ret, "pthread_join publisher");
-	free_board(board);
-	*shared = NULL;
+	pthread_mutex_destroy(&board->lock);
+	pthread_cond_destroy(&board->changed);
+	free(board);
+	board = NULL;
 }
 
-void our_report_shared(const void *shared, uint32_t clients)
+void our_report_shared(uint32_t clients)
 {
-	const struct our_board *board = shared;
-
 	/* Every agent has ended: the board has no reader, so the
 	 * publisher thread waits, and writes nothing more. */
-	printf("server: %" PRIu32 " publications for %u subscriber%s\n",
-	       board->published, clients, clients == 1 ? "" : "s");
-	fflush(stdout);
+	our_say("%" PRIu32 " publications for %u subscriber%s",
+		board->published, clients, clients == 1 ? "" : "s");
 }
 
 /*
@@ -240,7 +227,7 @@ void our_report_shared(const void *shared, uint32_t clients)
  * next publication; its number goes in *start. Returns the place, or -1
  * (reported) when every place is taken.
  */
-static int join_board(struct our_board *board, uint32_t *start)
+static int join_board(uint32_t *start)
 {
 	int place = -1;
 
@@ -262,7 +249,7 @@ static int join_board(struct our_board *board, uint32_t *start)
 }
 
 /* Agent: our subscriber has read up to publication read. */
-static void mark_read(struct our_board *board, int place, uint32_t read)
+static void mark_read(int place, uint32_t read)
 {
 	pthread_mutex_lock(&board->lock);
 	board->read[place] = read;
@@ -271,7 +258,7 @@ static void mark_read(struct our_board *board, int place, uint32_t read)
 }
 
 /* Agent: our subscriber is gone; it holds the publisher back no more. */
-static void leave_board(struct our_board *board, int place)
+static void leave_board(int place)
 {
 	pthread_mutex_lock(&board->lock);
 	board->reading[place] = false;
@@ -285,8 +272,7 @@ static void leave_board(struct our_board *board, int place)
  * first: a signal does not wake a condition wait, so the wait looks for
  * one every OUR_BOARD_LOOKUP_MS.
  */
-static bool await_publication(struct our_board *board, uint32_t read,
-			      uint32_t *published)
+static bool await_publication(uint32_t read, uint32_t *published)
 {
 	struct timespec until;
 	bool more;
@@ -321,36 +307,57 @@ static unsigned int sink_access(const struct our_control *control)
 		       0;
 }
 
-struct our_buffer_plan our_client_buffers(const struct our_control *control)
+int our_setup_client_memory(struct our_control *control)
 {
 	/* Our notices; the advertisement and the agent's notices (its first
-	 * two come together); and a slot for each read of a chain. */
-	return (struct our_buffer_plan){
+	 * two come together); a read per slot of a chain, and our notice. */
+	const struct our_buffer_plan plan = {
 		.send_slots = 1, .send_size = sizeof(struct our_notice),
 		.recv_slots = 2, .recv_size = sizeof(struct our_memory_ad),
-		.remote_slots = control->buffers,
-		.remote_size = OUR_PUBLICATION_SIZE,
-		.remote_access = sink_access(control),
+		.sends = control->buffers + 1,
 	};
+
+	control->size = OUR_PUBLICATION_SIZE; /* what each read moves */
+	if (our_setup_buffers(control, &plan))
+		return -1;
+	/* The slots the reads land in. */
+	if (our_register_remote(control, control->buffers,
+				OUR_PUBLICATION_SIZE, sink_access(control),
+				NULL)) {
+		our_unsetup_buffers(control);
+		return -1;
+	}
+	return 0;
 }
 
 /* excerpt board_plan */
-struct our_buffer_plan our_agent_buffers(const struct our_control *control)
+int our_setup_agent_memory(struct our_control *control)
 {
-	struct our_board *board = control->shared;
-
-	/* The board is the publisher's: each agent registers it in its own
-	 * protection domain, open to remote reads alone. */
-	return (struct our_buffer_plan){
+	/* The advertisement and the first notice go out together. */
+	const struct our_buffer_plan plan = {
 		.send_slots = 2, .send_size = sizeof(struct our_memory_ad),
 		.recv_slots = 1, .recv_size = sizeof(struct our_notice),
-		.remote_slots = OUR_BOARD_SLOTS,
-		.remote_size = OUR_PUBLICATION_SIZE,
-		.remote_access = IBV_ACCESS_REMOTE_READ,
-		.remote_memory = board->slots,
+		.sends = 2,
 	};
+
+	if (our_setup_buffers(control, &plan))
+		return -1;
+	/* The board is the publisher's: each agent registers it in its own
+	 * protection domain, open to remote reads alone. */
+	if (our_register_remote(control, OUR_BOARD_SLOTS, OUR_PUBLICATION_SIZE,
+				IBV_ACCESS_REMOTE_READ, board->slots)) {
+		our_unsetup_buffers(control);
+		return -1;
+	}
+	return 0;
 }
 /* end excerpt board_plan */
+
+void our_unsetup_memory(struct our_control *control)
+{
+	our_deregister_remote(control);
+	our_unsetup_buffers(control);
+}
 
 int our_prepare_client(struct our_control *control)
 {
@@ -381,19 +388,20 @@ static int post_reads(struct our_control *control, uint32_t first,
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t slot = (first + i) % OUR_BOARD_SLOTS;
 
-		sges[i] = our_sge(&control->remote, i, OUR_PUBLICATION_SIZE);
+		sges[i] = our_sge(&control->exchange->mine, i,
+				  OUR_PUBLICATION_SIZE);
 		wrs[i] = (struct ibv_send_wr){
-			.wr_id = our_wr_id(OUR_WR_READ, i),
+			.wr_id = OUR_WR_ID(OUR_WR_READ, i),
 			.next = i + 1 < n ? &wrs[i + 1] : NULL,
 			.sg_list = &sges[i],
 			.num_sge = 1,
 			.opcode = IBV_WR_RDMA_READ,
 			.send_flags = IBV_SEND_SIGNALED,
 			.wr.rdma = {
-				.remote_addr = control->peer_memory.addr +
+				.remote_addr = control->exchange->peer.addr +
 					       (uint64_t)slot *
 						       OUR_PUBLICATION_SIZE,
-				.rkey = control->peer_memory.rkey,
+				.rkey = control->exchange->peer.rkey,
 			},
 		};
 	}
@@ -414,7 +422,7 @@ static bool check_publication(const struct our_control *control, uint32_t i,
 			      uint32_t expected)
 {
 	const struct our_publication *publication =
-		(const void *)our_slot(&control->remote, i);
+		(const void *)our_slot(&control->exchange->mine, i);
 	uint32_t number = ntohl(publication->number);
 
 	if (number != expected) {
@@ -433,7 +441,7 @@ static bool check_publication(const struct our_control *control, uint32_t i,
  * a time, and check each. Returns 0, or -1 (reported).
  */
 static int read_publications(struct our_control *control, uint32_t next,
-			     uint32_t until, uint64_t *last_ns)
+			     uint32_t until)
 {
 	struct ibv_wc wc;
 
@@ -444,14 +452,9 @@ static int read_publications(struct our_control *control, uint32_t next,
 		    our_await_transfers(control, n, false, &wc))
 			return -1;
 		for (uint32_t i = 0; i < n; i++, next++) {
-			uint64_t now = our_now_ns();
-
 			if (!check_publication(control, i, next))
 				return -1;
-			our_count_transfer(&control->stats,
-					   OUR_PUBLICATION_SIZE,
-					   now - *last_ns);
-			*last_ns = now;
+			our_count_transfer(control);
 		}
 	}
 	return 0;
@@ -470,7 +473,7 @@ static int ask(struct our_control *control, uint32_t number, uint32_t *answer)
 	    our_await_transfers(control, 1, true, &wc) ||
 	    our_take_notice(control, &wc, answer))
 		return -1;
-	return our_post_recv(control, our_wr_slot(wc.wr_id));
+	return our_post_recv(control, OUR_WR_SLOT(wc.wr_id));
 }
 
 /*
@@ -490,7 +493,7 @@ static int await_start(struct our_control *control, struct ibv_wc *ad,
 	while (sends || received < 2) {
 		if (our_await_completion(control, &wc))
 			return -1;
-		if (our_wr_kind(wc.wr_id) != OUR_WR_RECV)
+		if (OUR_WR_KIND(wc.wr_id) != OUR_WR_RECV)
 			sends--;
 		else
 			*(received++ == 0 ? ad : first) = wc;
@@ -501,7 +504,6 @@ static int await_start(struct our_control *control, struct ibv_wc *ad,
 int our_run_client(struct our_control *control)
 {
 	uint32_t start, next, until;
-	uint64_t last_ns;
 	struct ibv_wc ad, wc;
 
 	/* We speak first; the agent answers with the board, then with the
@@ -509,11 +511,10 @@ int our_run_client(struct our_control *control)
 	if (our_post_notice(control, 0, 0) || await_start(control, &ad, &wc) ||
 	    our_take_memory_ad(control, &ad,
 			       OUR_BOARD_SLOTS * OUR_PUBLICATION_SIZE) ||
-	    our_post_recv(control, our_wr_slot(ad.wr_id)) ||
+	    our_post_recv(control, OUR_WR_SLOT(ad.wr_id)) ||
 	    our_take_notice(control, &wc, &start) ||
-	    our_post_recv(control, our_wr_slot(wc.wr_id)))
+	    our_post_recv(control, OUR_WR_SLOT(wc.wr_id)))
 		return -1;
-	last_ns = our_now_ns();
 	/* excerpt subscriber */
 	for (next = start; our_keep_going(control, next - start);
 	     next = until) {
@@ -528,8 +529,10 @@ int our_run_client(struct our_control *control)
 				  control->peer_name, until, next);
 			return -1;
 		}
-		our_count_size(control->counters.chains, until - next);
-		if (read_publications(control, next, until, &last_ns))
+		our_tally_size(control, "subscriber",
+			       "publications the agent's notices told of",
+			       until - next);
+		if (read_publications(control, next, until))
 			return -1;
 	}
 	/* end excerpt subscriber */
@@ -548,11 +551,9 @@ int our_run_client(struct our_control *control)
 static int serve_subscriber(struct our_control *control, int place,
 			    uint32_t start)
 {
-	struct our_board *board = control->shared;
 	uint32_t told = start; /* how far we said the board goes */
 	uint32_t read = start; /* how far the subscriber has read */
 	uint32_t sends = 2;
-	uint64_t last_ns = our_now_ns();
 	struct ibv_wc wc;
 
 	if (our_advertise_memory(control, OUR_AD_SLOT) ||
@@ -573,21 +574,15 @@ static int serve_subscriber(struct our_control *control, int place,
 				  control->peer_name, asked, told);
 			return -1;
 		}
-		for (; read != asked; read++) {
-			uint64_t now = our_now_ns();
-
-			our_count_transfer(&control->stats,
-					   OUR_PUBLICATION_SIZE,
-					   now - last_ns);
-			last_ns = now;
-		}
-		mark_read(board, place, read);
+		for (; read != asked; read++)
+			our_count_transfer(control);
+		mark_read(place, read);
 		if (!our_keep_going(control, read - start))
 			break;
-		if (our_post_recv(control, our_wr_slot(wc.wr_id)))
+		if (our_post_recv(control, OUR_WR_SLOT(wc.wr_id)))
 			return -1;
 		/* Then wait for the publisher, and say how far it got. */
-		if (!await_publication(board, read, &published)) {
+		if (!await_publication(read, &published)) {
 			our_keep_going(control, read - start); /* says why */
 			break;
 		}
@@ -604,7 +599,6 @@ static int serve_subscriber(struct our_control *control, int place,
 
 int our_run_agent(struct our_control *control)
 {
-	struct our_board *board = control->shared;
 	struct ibv_wc wc;
 	uint32_t start;
 	int place;
@@ -613,25 +607,14 @@ int our_run_agent(struct our_control *control)
 	/* The subscriber's first notice; then a place on the board. */
 	if (our_await_transfers(control, 0, true, &wc) ||
 	    !our_expected_notice(control, &wc, 0) ||
-	    our_post_recv(control, our_wr_slot(wc.wr_id)))
+	    our_post_recv(control, OUR_WR_SLOT(wc.wr_id)))
 		return -1;
-	place = join_board(board, &start);
+	place = join_board(&start);
 	if (place < 0)
 		return -1;
 	our_trace(1, "%s reads from publication %" PRIu32, control->peer_name,
 		  start);
 	ret = serve_subscriber(control, place, start);
-	leave_board(board, place);
+	leave_board(place);
 	return ret;
-}
-
-void our_print_exchange_counters(const struct our_control *control)
-{
-	/* The agent reads nothing: only a subscriber has the board's key. */
-	if (!control->peer_memory.rkey)
-		return;
-	printf("%s: publications the agent's notices told of: ",
-	       our_program_name);
-	our_print_sizes(control->counters.chains);
-	printf("\n");
 }
