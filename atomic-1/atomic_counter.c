@@ -34,6 +34,7 @@
 #include "remote_memory.h"
 #include "report.h"
 #include "shared.h"
+#include "shared_memory.h"
 
 const char our_client_purpose[] =
 	"Add to a server's shared counter by remote atomics, and time them.";
@@ -158,9 +159,14 @@ int our_setup_client_memory(struct our_control *control)
 	enum ibv_atomic_cap cap;
 
 	control->size = sizeof(uint64_t); /* what each atomic moves */
-	if (check_atomics(control, &cap))
+	if (check_atomics(control, &cap) || our_setup_buffers(control, &plan))
 		return -1;
-	return our_setup_buffers(control, &plan);
+	/* None of our memory is open: room for the counter's address. */
+	if (our_setup_remote(control, 0, 0, 0)) {
+		our_unsetup_buffers(control);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -211,8 +217,8 @@ int our_setup_agent_memory(struct our_control *control)
 		return -1;
 	/* The counter is the server's, not the agent's: the agent registers
 	 * it in its own protection domain, open to atomics alone. */
-	if (our_register_remote(control, 1, sizeof(uint64_t),
-				IBV_ACCESS_REMOTE_ATOMIC, &counter->value)) {
+	if (our_register_shared(control, &counter->value, 1, sizeof(uint64_t),
+				IBV_ACCESS_REMOTE_ATOMIC)) {
 		our_unsetup_buffers(control);
 		return -1;
 	}
@@ -222,7 +228,11 @@ int our_setup_agent_memory(struct our_control *control)
 
 void our_unsetup_memory(struct our_control *control)
 {
-	our_deregister_remote(control);
+	/* An agent's is the counter, a client's is none of its own. */
+	if (counter)
+		our_deregister_shared(control);
+	else
+		our_unsetup_remote(control);
 	our_unsetup_buffers(control);
 }
 

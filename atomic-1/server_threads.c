@@ -173,7 +173,7 @@ static const struct our_option many_clients[] = {
 int main(int argc, char *argv[])
 {
 	const struct our_option *const tables[] = {
-		our_server_address, our_server_options, many_clients, NULL,
+		our_server_address, many_clients, our_server_options, NULL,
 	};
 	const struct our_program program = {
 		.name = "server",

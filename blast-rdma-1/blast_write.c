@@ -120,7 +120,14 @@ int our_setup_client_memory(struct our_control *control)
 		.sends = 2 * control->buffers,
 	};
 
-	return our_setup_buffers(control, &plan);
+	if (our_setup_buffers(control, &plan))
+		return -1;
+	/* None of our memory is open: room for the ring's address alone. */
+	if (our_setup_remote(control, 0, 0, 0)) {
+		our_unsetup_buffers(control);
+		return -1;
+	}
+	return 0;
 }
 
 int our_setup_agent_memory(struct our_control *control)
@@ -137,8 +144,8 @@ int our_setup_agent_memory(struct our_control *control)
 	if (our_setup_buffers(control, &plan))
 		return -1;
 	/* The ring, which the client may write and nothing else. */
-	if (our_register_remote(control, control->buffers, control->size,
-				IBV_ACCESS_REMOTE_WRITE, NULL)) {
+	if (our_setup_remote(control, control->buffers, control->size,
+				IBV_ACCESS_REMOTE_WRITE)) {
 		our_unsetup_buffers(control);
 		return -1;
 	}
@@ -147,7 +154,7 @@ int our_setup_agent_memory(struct our_control *control)
 
 void our_unsetup_memory(struct our_control *control)
 {
-	our_deregister_remote(control);
+	our_unsetup_remote(control);
 	our_unsetup_buffers(control);
 }
 

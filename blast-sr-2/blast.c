@@ -158,7 +158,7 @@ int our_ask_resources(struct our_control *control,
 	return 0;
 }
 
-bool our_exchange_explains(struct our_control *control,
+bool our_explain_exchange_wc(const struct our_control *control,
 			   const struct ibv_wc *wc)
 {
 	(void)control; /* only sends and receives: nothing to explain */

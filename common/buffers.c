@@ -52,9 +52,7 @@ int our_register_buffers(struct our_control *control,
 				 (int)access);
 	if (our_verb_failed(!buffers->mr, "ibv_reg_mr %s %zu bytes", what,
 			    length)) {
-		if (errno == ENOMEM)
-			our_error("hint: pinned memory is limited by "
-				  "'ulimit -l'; raise it (e.g. unlimited)");
+		our_explain_reg_mr_failure();
 		free(buffers->data);
 		buffers->data = NULL;
 		return -1;
@@ -64,6 +62,13 @@ int our_register_buffers(struct our_control *control,
 	buffers->slot_size = slot_size;
 	buffers->slots = slots;
 	return 0;
+}
+
+void our_explain_reg_mr_failure(void)
+{
+	if (errno == ENOMEM)
+		our_error("hint: pinned memory is limited by 'ulimit -l'; "
+			  "raise it (e.g. unlimited)");
 }
 
 void our_deregister_buffers(struct our_buffers *buffers, const char *what)

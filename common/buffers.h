@@ -51,6 +51,9 @@ int our_register_buffers(struct our_control *control,
 			 const char *what);
 void our_deregister_buffers(struct our_buffers *buffers, const char *what);
 
+/* Once ibv_reg_mr failed and was reported: say what its errno means. */
+void our_explain_reg_mr_failure(void);
+
 /* The start of slot i. */
 char *our_slot(const struct our_buffers *buffers, uint32_t i);
 
@@ -64,9 +67,9 @@ void our_fill_data(char *data, uint32_t size, uint64_t sequence);
 bool our_verify_data(const char *data, uint32_t size, uint64_t sequence);
 
 /*
- * A ping-pong's client: true when pong, control->size bytes, is ping
- * number's, or when -v was not asked for; otherwise says which pong
- * differs.
+ * A ping-pong's client: true when pong, control->size bytes, holds what
+ * ping number held, or when -v was not asked for; otherwise says which
+ * pong differs.
  */
 bool our_pong_verified(const struct our_control *control, const char *pong,
 		       uint32_t number);

@@ -29,8 +29,8 @@
  */
 extern const bool our_cm_sees_hang_up;
 
-/* The client's -D, or its refusal where the piece cannot see a run end. */
-extern const struct our_option our_timed_options[];
+/* The client's -D, or NULL where the piece cannot see a run end. */
+extern const struct our_option *const our_timed_options;
 
 /*
  * Create a CM id into *id, with context, on the piece's event channel or

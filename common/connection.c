@@ -69,40 +69,53 @@ int our_ack_cm_event(struct rdma_cm_event *event)
 	return 0;
 }
 
-void our_explain_no_device(const char *peer)
+int our_check_cm_event(const char *peer, const struct rdma_cm_event *event,
+		       enum rdma_cm_event_type expected)
 {
-	our_error("no RDMA device reaches %s: give the address of a netdev "
-		  "that has an RDMA device on it",
-		  peer);
+	if (event->event == expected && event->status == 0)
+		return 0;
+	our_error("%s: %s where %s was due (status %d)", peer,
+		  rdma_event_str(event->event), rdma_event_str(expected),
+		  event->status);
+	our_explain_cm_failure(peer, event);
+	return -1;
 }
 
-void our_explain_cm_event(const char *peer, const struct rdma_cm_event *event,
-			  enum rdma_cm_event_type expected)
+void our_explain_cm_failure(const char *peer,
+			    const struct rdma_cm_event *event)
 {
-	enum rdma_cm_event_type type = event->event;
-	int status = event->status;
+	int status;
+	enum rdma_cm_event_type type;
 
-	if (type == RDMA_CM_EVENT_REJECTED &&
-	    (status == OUR_REJ_INVALID_SERVICE_ID || status == -ECONNREFUSED))
+	/* A synchronous id's verb that failed at once leaves the last
+	 * step's event, which went well, in place. */
+	if (event && !event->status)
+		event = NULL;
+	status = event ? event->status : -errno;
+	type = event ? event->event : 0;
+
+	if (status == -ENODEV && !peer)
+		our_error("no RDMA device on this machine: run the kit in "
+			  "its lab ('make lab')");
+	else if (status == -ENODEV)
+		our_error("no RDMA device reaches %s: give the address of a "
+			  "netdev that has an RDMA device on it", peer);
+	else if (!event)
+		return;
+	else if (type == RDMA_CM_EVENT_REJECTED &&
+		 (status == OUR_REJ_INVALID_SERVICE_ID ||
+		  status == -ECONNREFUSED))
 		our_error("no server listens at %s", peer);
 	else if (type == RDMA_CM_EVENT_REJECTED)
-		our_error("%s rejected the connection (%s, reason %d)", peer,
-			  status == OUR_REJ_CONSUMER_DEFINED ? "the server said "
-							       "no" :
-							       "its CM said no",
-			  status);
-	else if (status == -ENODEV)
-		our_explain_no_device(peer);
+		our_error("%s rejected the connection (%s)", peer,
+			  status == OUR_REJ_CONSUMER_DEFINED ?
+				  "the server said no" : "its CM said no");
 	else if (type == RDMA_CM_EVENT_ADDR_ERROR ||
 		 type == RDMA_CM_EVENT_ROUTE_ERROR)
-		our_error("no route to %s (%s)", peer, strerror(-status));
+		our_error("no route to %s", peer);
 	else if (type == RDMA_CM_EVENT_UNREACHABLE ||
 		 type == RDMA_CM_EVENT_CONNECT_ERROR)
-		our_error("%s does not answer (%s)", peer,
-			  status < 0 ? strerror(-status) : "its CM is silent");
-	else
-		our_error("%s: expected %s, got %s (status %d)", peer,
-			  rdma_event_str(expected), rdma_event_str(type), status);
+		our_error("%s does not answer", peer);
 	if (type == RDMA_CM_EVENT_REJECTED)
 		our_explain_rejection(event);
 }
@@ -121,9 +134,7 @@ int our_resolve_server(struct our_control *control)
 	/* excerpt resolve */
 	/* An id is the CM's handle on one connection, like a socket. */
 	if (our_create_id(&control->cm_id, control)) {
-		if (errno == ENODEV)
-			our_error("no RDMA device on this machine: run the "
-				  "kit in the lab ('make lab')");
+		our_explain_cm_failure(NULL, NULL);
 		goto out_free_address;
 	}
 
@@ -154,21 +165,18 @@ out_free_address:
 }
 
 /* The connection parameters both sides ask for. */
-static struct rdma_conn_param connection_parameters(void)
-{
-	return (struct rdma_conn_param){
-		/* Retry a lost packet up to 7 times before failing. */
-		.retry_count = 7,
-		/* Our receives are always posted before the matching send,
-		 * so a "receiver not ready" NAK is a bug: fail at once
-		 * rather than retry (7 would retry for ever). */
-		.rnr_retry_count = 0,
-	};
-}
+static const struct rdma_conn_param connection_parameters = {
+	/* Retry a lost packet up to 7 times before failing. */
+	.retry_count = 7,
+	/* Our receives are always posted before the matching send, so a
+	 * "receiver not ready" NAK is a bug: fail at once rather than
+	 * retry (7 would retry for ever). */
+	.rnr_retry_count = 0,
+};
 
 int our_connect(struct our_control *control)
 {
-	struct rdma_conn_param param = connection_parameters();
+	struct rdma_conn_param param = connection_parameters;
 	int ret;
 
 	if (our_ask_resources(control, &param))
@@ -195,8 +203,10 @@ int our_setup_listener(struct our_listener *listener,
 	name_address(address->ai_addr, name, sizeof(name));
 
 	/* excerpt listen */
-	if (our_create_id(&listener->cm_id, listener))
+	if (our_create_id(&listener->cm_id, listener)) {
+		our_explain_cm_failure(NULL, NULL);
 		goto out_free_address;
+	}
 
 	/* Claim the address and port, as bind() does for a socket. */
 	ret = rdma_bind_addr(listener->cm_id, address->ai_addr);
@@ -250,7 +260,7 @@ int our_get_request(struct our_listener *listener,
 
 int our_accept(struct our_control *control)
 {
-	struct rdma_conn_param param = connection_parameters();
+	struct rdma_conn_param param = connection_parameters;
 	int ret;
 
 	if (our_ask_resources(control, &param))

@@ -52,15 +52,20 @@ void our_reject(struct our_control *control, const void *reason,
 		uint8_t reason_len);
 
 /*
- * For the CM pieces: say in words why event, which came instead of
- * expected (or with an error status), ends the connection to peer.
+ * For the CM pieces: an event for peer came: returns 0 when it is
+ * expected and says all went well; otherwise reports it and returns -1.
  */
-void our_explain_cm_event(const char *peer, const struct rdma_cm_event *event,
-			  enum rdma_cm_event_type expected);
+int our_check_cm_event(const char *peer, const struct rdma_cm_event *event,
+		       enum rdma_cm_event_type expected);
 
-/* For the CM pieces: peer's address has no RDMA device behind it
- * (ENODEV). 127.0.0.1 is the usual case. */
-void our_explain_no_device(const char *peer);
+/*
+ * For the CM pieces, once a CM verb or event for peer failed and was
+ * reported: say in words what the failure probably means, from event
+ * (NULL: from errno, which the verb set). peer NULL: creating an id
+ * failed.
+ */
+void our_explain_cm_failure(const char *peer,
+			    const struct rdma_cm_event *event);
 
 /* For the CM pieces: give event back to the CM (rdma_ack_cm_event).
  * Returns 0, or -1 (reported). */

@@ -38,30 +38,16 @@ uint64_t our_now_ns(void)
 
 bool our_keep_going(struct our_control *control, uint64_t done)
 {
-	uint64_t elapsed_ns;
-
 	if (our_interrupted()) {
 		control->end = OUR_RUN_INTERRUPTED;
 		return false;
 	}
 	if (control->count)
 		return done < control->count;
-	if (!control->duration)
-		return true; /* an agent: the client says when it is over */
-	elapsed_ns = our_now_ns() - control->start_ns;
-	return elapsed_ns < control->duration * 1000000000ull;
-}
-
-void our_start_clock(struct our_control *control)
-{
-	control->start_ns = our_now_ns();
-	our_start_statistics(control);
-}
-
-void our_stop_clock(struct our_control *control)
-{
-	control->end_ns = our_now_ns();
-	our_stop_statistics(control);
+	/* No count: a client runs for its duration; an agent, until the
+	 * client hangs up. */
+	return !control->duration || our_now_ns() - control->start_ns <
+					     control->duration * 1000000000ull;
 }
 
 void our_count_transfer(struct our_control *control)
@@ -70,16 +56,26 @@ void our_count_transfer(struct our_control *control)
 	our_record_latency(control);
 }
 
-int our_end_of_run(const struct our_control *control, int ret)
+int our_start_run(struct our_control *control)
+{
+	if (our_catch_interrupts(&control->interrupts))
+		return -1;
+	control->start_ns = our_now_ns();
+	our_start_statistics(control);
+	return 0;
+}
+
+/* Say how the run ended, when the peer or a signal ended it, and return
+ * the program's exit status. */
+static int run_status(const struct our_control *control, int ret)
 {
 	unsigned long long done = control->transfers;
-	const char *plural = done == 1 ? "" : "s";
 	int signal = our_interrupted();
 
 	if (control->end == OUR_RUN_INTERRUPTED) {
 		our_error("interrupted by %s after %llu %s%s",
 			  signal == SIGINT ? "Ctrl-C (SIGINT)" : "SIGTERM",
-			  done, our_transfer_unit, plural);
+			  done, our_transfer_unit, done == 1 ? "" : "s");
 		return 128 + signal;
 	}
 	if (control->end != OUR_RUN_PEER_GONE)
@@ -90,16 +86,22 @@ int our_end_of_run(const struct our_control *control, int ret)
 			  our_transfer_unit);
 	else
 		our_error("%s ended the run after %llu %s%s", control->peer_name,
-			  done, our_transfer_unit, plural);
+			  done, our_transfer_unit, done == 1 ? "" : "s");
 	/* An agent with no count runs until the client hangs up. */
 	return control->count || control->duration ? EXIT_FAILURE :
 						     EXIT_SUCCESS;
 }
 
-void our_print_report(struct our_control *control)
+int our_end_run(struct our_control *control, int ret)
 {
-	double elapsed = (double)(control->end_ns - control->start_ns) / 1e9;
+	int status;
+	double elapsed;
 
+	control->end_ns = our_now_ns();
+	our_stop_statistics(control);
+	our_release_interrupts(&control->interrupts);
+	status = run_status(control, ret);
+	elapsed = (double)(control->end_ns - control->start_ns) / 1e9;
 	/* One report's lines together, whatever other threads print. */
 	flockfile(stdout);
 	printf("%s: %" PRIu64 " %ss of %u bytes in %.6f s\n", our_program_name,
@@ -108,4 +110,5 @@ void our_print_report(struct our_control *control)
 	/* Out now: the disconnect that follows may take a while. */
 	fflush(stdout);
 	funlockfile(stdout);
+	return status;
 }

@@ -17,6 +17,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "interrupt.h"
 #include "options.h"
 
 /* Registered memory cut into equal slots, one message each. */
@@ -69,10 +70,12 @@ struct our_control {
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 
-	/* The run's clock, and the transfers done. */
+	/* The run: its clock, the transfers done, and what Ctrl-C did
+	 * before it. */
 	uint64_t start_ns;
 	uint64_t end_ns;
 	uint64_t transfers;
+	struct our_interrupts interrupts;
 
 	/* What a piece keeps for itself, where it keeps anything. */
 	struct our_cm *cm;                   /* the CM events' */
@@ -102,22 +105,22 @@ bool our_keep_going(struct our_control *control, uint64_t done);
 /* Monotonic time in nanoseconds. */
 uint64_t our_now_ns(void);
 
-/* Take the time at the start and at the end of the run. */
-void our_start_clock(struct our_control *control);
-void our_stop_clock(struct our_control *control);
-
 /* Count one transfer done. */
 void our_count_transfer(struct our_control *control);
 
 /*
- * Once the run is over, given what the exchange returned: say how the run
- * ended when the peer or a signal ended it, and return the program's exit
- * status: 0, 1 for a failure or a run cut short by the peer, 128 plus the
- * signal's number for a run that a signal ended.
+ * Start the run: take the time; from now on Ctrl-C and SIGTERM ask it to
+ * end. Returns 0, or -1 (reported). Undo with our_end_run().
  */
-int our_end_of_run(const struct our_control *control, int ret);
+int our_start_run(struct our_control *control);
 
-/* Print the run's report on stdout: how many transfers, in what time. */
-void our_print_report(struct our_control *control);
+/*
+ * Once the run is over, given what the exchange returned: take the time,
+ * give the signals back, say how the run ended when the peer or a signal
+ * ended it, print the report, and return the program's exit status: 0,
+ * 1 for a failure or a run cut short by the peer, 128 plus the signal's
+ * number for a run that a signal ended.
+ */
+int our_end_run(struct our_control *control, int ret);
 
 #endif

@@ -83,12 +83,11 @@ int our_run_client(struct our_control *control);
 int our_run_agent(struct our_control *control);
 
 /*
- * For our_check_wc: a work completion of something the exchange posts
- * beyond sends and receives failed. Returns true when the exchange
- * explained it (reported, or control->end set), false to leave it to
- * our_check_wc.
+ * For our_explain_wc: a work completion failed, and was reported. Returns
+ * true when the exchange said what it probably means (of something it
+ * posts beyond sends and receives), false to leave it to our_explain_wc.
  */
-bool our_exchange_explains(struct our_control *control,
-			   const struct ibv_wc *wc);
+bool our_explain_exchange_wc(const struct our_control *control,
+			     const struct ibv_wc *wc);
 
 #endif

@@ -22,13 +22,6 @@ static void note_signal(int signal)
 	interrupted_by = signal;
 }
 
-void our_interrupt_signals(sigset_t *set)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-}
-
 int our_catch_interrupts(struct our_interrupts *before)
 {
 	struct sigaction action = {

@@ -32,7 +32,4 @@ void our_release_interrupts(const struct our_interrupts *before);
 /* The signal that asked the run to end, or 0. */
 int our_interrupted(void);
 
-/* Fill set with the signals that ask a run to end. */
-void our_interrupt_signals(sigset_t *set);
-
 #endif

@@ -13,19 +13,19 @@
 #include "options.h"
 #include "report.h"
 
-#define OUR_PORT_OPTION                                                    \
-	{ 'p', "-p PORT      port (default 12321)", OUR_FIELD(port), 65535 }
+#define OUR_PORT_OPTION \
+	{ 'p', 65535, OUR_FIELD(port), "-p PORT      port (default 12321)" }
 
 const struct our_option our_client_address[] = {
-	{ 'a', "-a HOST      the server's address (required)",
-	  OUR_FIELD(address), 0 },
+	{ 'a', 0, OUR_FIELD(address),
+	  "-a HOST      the server's address (required)" },
 	OUR_PORT_OPTION,
 	{ 0 },
 };
 
 const struct our_option our_server_address[] = {
-	{ 'a', "-a HOST      the address to listen on (default: all)",
-	  OUR_FIELD(address), 0 },
+	{ 'a', 0, OUR_FIELD(address),
+	  "-a HOST      the address to listen on (default: all)" },
 	OUR_PORT_OPTION,
 	{ 0 },
 };
@@ -100,28 +100,23 @@ static const struct our_option *find_option(const struct our_program *program,
 int our_parse_options(const struct our_program *program, int argc,
 		      char *argv[], struct our_options *options)
 {
-	bool counted = false;
-
 	our_program_name = program->name;
 	*options = (struct our_options){ .port = 12321, .count = 100,
 					 .size = 64, .buffers = 4,
 					 .clients = 1 };
 	for (int i = 1; i < argc; i++) {
-		const struct our_option *row;
-		void *field;
+		const struct our_option *row = find_option(program, argv[i]);
+		char *field = (char *)options + (row ? row->field : 0);
 
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+		if (strcmp(argv[i], "-h") == 0) {
 			print_usage(program, stdout);
 			return EXIT_SUCCESS;
 		}
 		/* The kit's instruments: -t, -T and -x. */
 		if (our_instrument_option(argv[i], program->runs))
 			continue;
-		row = find_option(program, argv[i]);
 		if (!row)
 			return bad_usage(program, "unknown option '%s'", argv[i]);
-		field = (char *)options + row->field;
-		counted = counted || row->letter == 'c';
 		if (row->max == 0 && row->letter != 'a')
 			*(bool *)field = true;
 		else if (++i == argc)
@@ -129,15 +124,12 @@ int our_parse_options(const struct our_program *program, int argc,
 					 argv[i - 1]);
 		else if (row->max == 0)
 			*(const char **)field = argv[i];
-		else if (!parse_number(argv[i], row->max, field))
+		else if (!parse_number(argv[i], row->max, (uint32_t *)field))
 			return bad_usage(program, "%s must be 1 to %u, not '%s'",
 					 argv[i - 1], row->max, argv[i]);
 	}
 	if (program->needs_address && !options->address)
 		return bad_usage(program,
 				 "the server's address is required: -a HOST");
-	if (counted && options->duration)
-		return bad_usage(program, "-c and -D exclude each other: a run "
-					  "has a count or a duration");
 	return -1;
 }

@@ -35,38 +35,36 @@ struct our_options {
 };
 
 /*
- * One option a program takes, a row of its table: a number from 1 to
- * max, a flag (max 0: no value, true when given) or, for -a alone, a
- * text.
+ * One option, a row of a table: a number from 1 to max, or a flag (max
+ * 0: no value, true when given), or for -a alone a text.
  */
 struct our_option {
 	char letter;
-	const char *help; /* its line of -h */
-	size_t field;     /* where its value goes in struct our_options */
 	uint32_t max;
+	size_t field;     /* where its value goes in struct our_options */
+	const char *help; /* its line of -h */
 };
 
 #define OUR_FIELD(name) offsetof(struct our_options, name)
 
 #define OUR_COUNT_OPTION                                                   \
-	{ 'c', "-c N         transfers, 1 to 10000000 (default 100)",       \
-	  OUR_FIELD(count), OUR_MAX_COUNT }
+	{ 'c', OUR_MAX_COUNT, OUR_FIELD(count),                             \
+	  "-c N         transfers, 1 to 10000000 (default 100)" }
 #define OUR_SIZE_OPTION                                                    \
-	{ 's', "-s BYTES     bytes per message, 1 to 16777216 (default 64)", \
-	  OUR_FIELD(size), OUR_MAX_SIZE }
+	{ 's', OUR_MAX_SIZE, OUR_FIELD(size),                               \
+	  "-s BYTES     bytes per message, 1 to 16777216 (default 64)" }
 #define OUR_VERIFY_OPTION                                                  \
-	{ 'v', "-v           check every byte received", OUR_FIELD(verify), 0 }
+	{ 'v', 0, OUR_FIELD(verify), "-v           check every byte received" }
 #define OUR_BUFFERS_OPTION                                                 \
-	{ 'b', "-b N         messages in flight, 1 to 64 (default 4)",      \
-	  OUR_FIELD(buffers), OUR_MAX_BUFFERS }
+	{ 'b', OUR_MAX_BUFFERS, OUR_FIELD(buffers),                         \
+	  "-b N         messages in flight, 1 to 64 (default 4)" }
 #define OUR_DURATION_OPTION                                                \
-	{ 'D', "-D SECONDS   run for SECONDS instead of -c transfers, 1 to " \
-	       "86400",                                                     \
-	  OUR_FIELD(duration), 86400 }
+	{ 'D', 86400, OUR_FIELD(duration),                                  \
+	  "-D SECONDS   run for SECONDS, 1 to 86400, instead of -c" }
 #define OUR_CLIENTS_OPTION                                                 \
-	{ 'n', "-n N         clients to serve, each as it comes, 1 to 64 "  \
-	       "(default 1)",                                               \
-	  OUR_FIELD(clients), OUR_MAX_CLIENTS }
+	{ 'n', OUR_MAX_CLIENTS, OUR_FIELD(clients),                         \
+	  "-n N         clients to serve, each as it comes, 1 to 64 "       \
+	  "(default 1)" }
 
 /* A program, for the parser and for -h. */
 struct our_program {
@@ -74,8 +72,8 @@ struct our_program {
 	const char *purpose; /* what it does, for -h */
 	bool runs;           /* it runs an exchange, which Ctrl-C can end */
 	bool needs_address;  /* -a is required: a client */
-	/* Its tables of options, each ending with a row of letter 0; NULL
-	 * ends the list. */
+	/* Its tables of options, each ending with a row of letter 0; the
+	 * first NULL ends the list. */
 	const struct our_option *const *tables;
 };
 

@@ -66,15 +66,10 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 	const char *what = kind == OUR_WR_SEND ? "send" :
 			   kind == OUR_WR_RECV ? "receive" :
 						 "work request";
-	const char *hint = NULL;
 
 	our_trace_wc(wc);
 	if (wc->status == IBV_WC_SUCCESS)
 		return 0;
-	/* A failure of what the exchange posts beyond sends and receives,
-	 * which the exchange explains better. */
-	if (our_exchange_explains(control, wc))
-		return -1;
 	/* A failure may be the first news that the peer has gone (its
 	 * queue pair is no more, or ours was flushed): the work completion
 	 * says what failed, the CM whether the connection is down. Then the
@@ -86,10 +81,30 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 		control->end = OUR_RUN_PEER_GONE;
 		return -1;
 	}
-	our_report_wc(wc, what);
-	/* What the kit can guess of the cause. A message longer than the
-	 * receive buffer fails both ends: the status each side sees varies
-	 * with the device. */
+	/* Flushed: the queue pair went to the error state, usually because
+	 * the connection was torn down: expected after a disconnect. */
+	if (wc->status == IBV_WC_WR_FLUSH_ERR)
+		our_error("%s flushed: the connection to %s is going down",
+			  what, control->peer_name);
+	else
+		our_error("%s failed: %s (status %d, vendor error 0x%x)", what,
+			  ibv_wc_status_str(wc->status), wc->status,
+			  wc->vendor_err);
+	our_explain_wc(control, wc);
+	return -1;
+}
+
+void our_explain_wc(const struct our_control *control,
+		    const struct ibv_wc *wc)
+{
+	uint32_t kind = OUR_WR_KIND(wc->wr_id);
+	const char *hint = NULL;
+
+	/* What the exchange posts beyond sends and receives, it explains. */
+	if (our_explain_exchange_wc(control, wc))
+		return;
+	/* A message longer than the receive buffer fails both ends: the
+	 * status each side sees varies with the device. */
 	if (kind == OUR_WR_RECV && (wc->status == IBV_WC_LOC_LEN_ERR ||
 				    wc->status == IBV_WC_LOC_QP_OP_ERR))
 		hint = "size mismatch? a message longer than our receive "
@@ -105,5 +120,4 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 		hint = "the peer had no receive posted for our message";
 	if (hint)
 		our_error("%s (%s)", hint, control->peer_name);
-	return -1;
 }

@@ -39,8 +39,9 @@ struct ibv_sge our_sge(const struct our_buffers *buffers, uint32_t slot,
 struct ibv_qp_init_attr our_qp_attr(const struct our_control *control);
 
 /*
- * Wait for sends completions of the send queue (sends, and the one-sided
- * work requests of later pieces), and for one receive when recv is true:
+ * Wait for the completions of sends work requests on the send queue
+ * (sends, and the one-sided ones of later pieces), and for one receive
+ * when recv is true:
  * its work completion is copied to *received. Returns 0, or -1 (see
  * our_await_completion).
  */
@@ -54,6 +55,11 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
  * with the failure reported, and a hint where the kit can guess the cause.
  */
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc);
+
+/* Once a failed work completion was reported: say what the kit can guess
+ * of the cause. */
+void our_explain_wc(const struct our_control *control,
+		    const struct ibv_wc *wc);
 
 /*
  * The posting piece's. Create the queue pair of control->cm_id, with

@@ -14,9 +14,9 @@
 
 #include "control.h"
 
-/* The server's options besides -a and -p: what it runs, or refusals
- * where its client sets the run. */
-extern const struct our_option our_server_options[];
+/* The server's options besides -a and -p: what it runs, or NULL where
+ * its client sets the run. */
+extern const struct our_option *const our_server_options;
 
 /* Client: point param at the private data to send with rdma_connect. */
 void our_fill_private_data(struct our_control *control,

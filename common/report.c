@@ -13,16 +13,19 @@
 const char *our_program_name = "kit";
 
 /*
- * Print "name: ", the message of fmt and args, and end, as one line on
- * stream: its lock keeps the lines of other threads out of it.
+ * Print "name: " and the message of fmt and args, and ": " and err's
+ * text when err is not 0, as one line on stream: its lock keeps the
+ * lines of other threads out of it.
  */
-static void print_line(FILE *stream, const char *end, const char *fmt,
+static void print_line(FILE *stream, int err, const char *fmt,
 		       va_list args)
 {
 	flockfile(stream);
 	fprintf(stream, "%s: ", our_program_name);
 	vfprintf(stream, fmt, args);
-	fputs(end, stream);
+	if (err)
+		fprintf(stream, ": %s", strerror(err));
+	fputc('\n', stream);
 	funlockfile(stream);
 }
 
@@ -31,7 +34,7 @@ void our_error(const char *fmt, ...)
 	va_list args;
 
 	va_start(args, fmt);
-	print_line(stderr, "\n", fmt, args);
+	print_line(stderr, 0, fmt, args);
 	va_end(args);
 }
 
@@ -40,27 +43,10 @@ void our_say(const char *fmt, ...)
 	va_list args;
 
 	va_start(args, fmt);
-	print_line(stdout, "\n", fmt, args);
+	print_line(stdout, 0, fmt, args);
 	va_end(args);
 	/* stdout into a file is written in blocks; this line must not wait. */
 	fflush(stdout);
-}
-
-/*
- * The check of every verb: when ret is not 0, the verb that fmt and args
- * name failed with error number err: report "verb: err's text". Returns
- * true when it failed.
- */
-static bool check_verb(int ret, int err, const char *fmt, va_list args)
-{
-	char end[96];
-
-	our_trace_verb(ret, fmt, args);
-	if (ret == 0)
-		return false;
-	snprintf(end, sizeof(end), ": %s\n", strerror(err));
-	print_line(stderr, end, fmt, args);
-	return true;
 }
 
 bool our_verb_failed(int ret, const char *fmt, ...)
@@ -68,36 +54,24 @@ bool our_verb_failed(int ret, const char *fmt, ...)
 	/* Saved first: printing may change errno, and callers look at it. */
 	int err = errno;
 	va_list args;
-	bool failed;
 
 	va_start(args, fmt);
-	failed = check_verb(ret, err, fmt, args);
+	our_trace_verb(ret, fmt, args);
+	if (ret)
+		print_line(stderr, err, fmt, args);
 	va_end(args);
 	errno = err;
-	return failed;
+	return ret != 0;
 }
 
 bool our_verb_error(int ret, const char *fmt, ...)
 {
-	int err = errno;
 	va_list args;
-	bool failed;
 
 	va_start(args, fmt);
-	failed = check_verb(ret, ret < 0 ? -ret : ret, fmt, args);
+	our_trace_verb(ret, fmt, args);
+	if (ret)
+		print_line(stderr, ret < 0 ? -ret : ret, fmt, args);
 	va_end(args);
-	errno = err;
-	return failed;
-}
-
-void our_report_wc(const struct ibv_wc *wc, const char *what)
-{
-	/* Flushed: the queue pair went to the error state, usually because
-	 * the connection was torn down: expected after a disconnect. */
-	if (wc->status == IBV_WC_WR_FLUSH_ERR)
-		our_error("%s flushed: the connection is going down", what);
-	else
-		our_error("%s failed: %s (status %d, vendor error 0x%x)", what,
-			  ibv_wc_status_str(wc->status), wc->status,
-			  wc->vendor_err);
+	return ret != 0;
 }

@@ -39,12 +39,11 @@ bool our_verb_failed(int ret, const char *fmt, ...) OUR_FORMAT(2, 3);
 
 /*
  * The same for a verb that returns the error number itself (most ibv_*
- * verbs, pthread functions). ibv_post_send and ibv_post_recv return it
- * positive or negative, depending on the provider: both are understood.
+ * verbs, and the functions of threads). ibv_post_send and ibv_post_recv
+ * return it positive or negative, depending on the provider: both are
+ * understood.
  */
 bool our_verb_error(int ret, const char *fmt, ...) OUR_FORMAT(2, 3);
 
-/* Report a work completion whose status is not IBV_WC_SUCCESS. */
-void our_report_wc(const struct ibv_wc *wc, const char *what);
 
 #endif

@@ -192,7 +192,8 @@ static bool group_printed(const struct our_statistics *x, int i)
 	return false;
 }
 
-/* Print the tallies of each group on a line of its own. */
+/* Print the tallies of each group on a line of its own: the counts, then
+ * the sizes. */
 static void print_tallies(const struct our_statistics *x)
 {
 	static const char *const names[OUR_SIZE_BUCKETS] = {
@@ -206,21 +207,23 @@ static void print_tallies(const struct our_statistics *x)
 		if (group_printed(x, i))
 			continue;
 		printf("%s: %s: ", our_program_name, group);
-		for (int j = i; j < x->tally_count; j++) {
-			const struct our_tally *t = &x->tallies[j];
+		for (int sizes = 0; sizes <= 1; sizes++) {
+			for (int j = i; j < x->tally_count; j++) {
+				const struct our_tally *t = &x->tallies[j];
 
-			if (strcmp(t->group, group))
-				continue;
-			if (printed++)
-				printf(t->sizes ? "; " : ", ");
-			if (!t->sizes) {
-				printf("%" PRIu64 " %s", t->n, t->what);
-				continue;
+				if (strcmp(t->group, group) || t->sizes != sizes)
+					continue;
+				if (printed++)
+					printf(sizes ? "; " : ", ");
+				if (!sizes) {
+					printf("%" PRIu64 " %s", t->n, t->what);
+					continue;
+				}
+				printf("%s: ", t->what);
+				for (int b = 0; b < OUR_SIZE_BUCKETS; b++)
+					printf("%s%s: %" PRIu64, b ? ", " : "",
+					       names[b], t->buckets[b]);
 			}
-			printf("%s: ", t->what);
-			for (int b = 0; b < OUR_SIZE_BUCKETS; b++)
-				printf("%s%s: %" PRIu64, b ? ", " : "",
-				       names[b], t->buckets[b]);
 		}
 		printf("\n");
 	}

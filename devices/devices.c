@@ -18,11 +18,6 @@
 #include "options.h"
 #include "report.h"
 
-/* No options but -h. */
-static const struct our_option no_options[] = {
-	{ 0 },
-};
-
 static int mtu_bytes(enum ibv_mtu mtu)
 {
 	return 128 << mtu; /* IBV_MTU_256 is 1, and 256 = 128 << 1 */
@@ -268,7 +263,8 @@ out_close_device:
 
 int main(int argc, char *argv[])
 {
-	const struct our_option *const tables[] = { no_options, NULL };
+	/* No options but -h. */
+	const struct our_option *const tables[] = { NULL };
 	const struct our_program program = {
 		.name = "devices",
 		.purpose = "List the RDMA devices of this machine and their "

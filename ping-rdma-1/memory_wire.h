@@ -25,8 +25,8 @@ struct our_memory_ad {
 	uint8_t length;   /* bytes filled in by the sender */
 	uint16_t unused;  /* zero */
 	uint64_t addr;    /* its first byte, as the sender's adapter knows it */
-	uint32_t rkey;    /* the key that opens it to our adapter */
-	uint32_t size;    /* bytes we may reach from addr */
+	uint32_t rkey;    /* the key that opens it to the receiver's adapter */
+	uint32_t size;    /* bytes the receiver may reach from addr */
 };
 /* end excerpt advertisement */
 

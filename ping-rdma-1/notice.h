@@ -24,7 +24,7 @@ int our_post_notice(struct our_control *control, uint32_t slot,
 
 /*
  * Post a receive in each slot of control->recv: for the notices that
- * may come several at once (blast-rdma-1, pubsub-rdma-1). Returns 0, or
+ * may come several at once. Returns 0, or
  * -1 (reported).
  */
 int our_post_receives(struct our_control *control);

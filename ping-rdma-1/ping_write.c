@@ -57,8 +57,8 @@ static int setup_memory(struct our_control *control,
 {
 	if (our_setup_buffers(control, plan))
 		return -1;
-	if (our_register_remote(control, 1, control->size,
-				IBV_ACCESS_REMOTE_WRITE, NULL)) {
+	if (our_setup_remote(control, 1, control->size,
+				IBV_ACCESS_REMOTE_WRITE)) {
 		our_unsetup_buffers(control);
 		return -1;
 	}
@@ -97,7 +97,7 @@ int our_setup_agent_memory(struct our_control *control)
 
 void our_unsetup_memory(struct our_control *control)
 {
-	our_deregister_remote(control);
+	our_unsetup_remote(control);
 	our_unsetup_buffers(control);
 }
 

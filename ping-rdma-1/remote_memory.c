@@ -14,7 +14,6 @@
 #include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,46 +25,19 @@
 #include "remote_memory.h"
 #include "report.h"
 
-/*
- * How long a remote access error waits for the CM to say that the peer
- * has gone. A peer that dies mid-run can refuse us too: its kernel may
- * free its memory registrations before its queue pair, and a write or
- * read that arrives in between is refused; its disconnect follows within
- * a moment. A peer that is alive and refused us stays connected for
- * longer than this.
- */
-#define OUR_REFUSED_WAIT_MS 500
-
-int our_register_remote(struct our_control *control, uint32_t slots,
-			uint32_t slot_size, unsigned int access, void *memory)
+int our_setup_remote(struct our_control *control, uint32_t slots,
+		     uint32_t slot_size, unsigned int access)
 {
-	size_t length = (size_t)slots * slot_size;
-	struct our_exchange *exchange;
-	struct our_buffers *mine;
-	int ret = 0;
+	struct our_exchange *exchange = calloc(1, sizeof(*exchange));
 
-	exchange = calloc(1, sizeof(*exchange));
 	if (!exchange) {
 		our_error("no memory for the exchange");
 		return -1;
 	}
-	mine = &exchange->mine;
-	if (!memory) {
-		ret = our_register_buffers(control, mine, slots, slot_size,
-					   IBV_ACCESS_LOCAL_WRITE | access,
-					   "remote");
-	} else {
-		/* Memory the agents share: registered here, not freed. */
-		exchange->shared = true;
-		mine->mr = ibv_reg_mr(control->pd, memory, length,
-				      (int)(IBV_ACCESS_LOCAL_WRITE | access));
-		ret = our_verb_failed(!mine->mr, "ibv_reg_mr shared %zu bytes",
-				      length) ? -1 : 0;
-		*mine = (struct our_buffers){ .data = memory,
-					      .slot_size = slot_size,
-					      .slots = slots, .mr = mine->mr };
-	}
-	if (ret) {
+	/* Local write too: an adapter needs it to let a peer write. */
+	if (our_register_buffers(control, &exchange->mine, slots, slot_size,
+				 IBV_ACCESS_LOCAL_WRITE | access,
+				 "peer-access")) {
 		free(exchange);
 		return -1;
 	}
@@ -73,20 +45,12 @@ int our_register_remote(struct our_control *control, uint32_t slots,
 	return 0;
 }
 
-void our_deregister_remote(struct our_control *control)
+void our_unsetup_remote(struct our_control *control)
 {
-	struct our_exchange *exchange = control->exchange;
-	int ret;
-
-	if (!exchange)
+	if (!control->exchange)
 		return;
-	if (!exchange->shared) {
-		our_deregister_buffers(&exchange->mine, "remote");
-	} else if (exchange->mine.mr) {
-		ret = ibv_dereg_mr(exchange->mine.mr);
-		our_verb_error(ret, "ibv_dereg_mr shared");
-	}
-	free(exchange);
+	our_deregister_buffers(&control->exchange->mine, "peer-access");
+	free(control->exchange);
 	control->exchange = NULL;
 }
 
@@ -179,17 +143,7 @@ int our_post_write(struct our_control *control,
 }
 /* end excerpt write */
 
-/* True once the CM says the peer disconnected, within ms milliseconds. */
-static bool peer_gone_within(struct our_control *control, unsigned ms)
-{
-	uint64_t give_up = our_now_ns() + ms * 1000000ull;
-
-	while (!our_peer_disconnected(control) && our_now_ns() < give_up)
-		poll(NULL, 0, 10);
-	return our_peer_disconnected(control);
-}
-
-bool our_exchange_explains(struct our_control *control,
+bool our_explain_exchange_wc(const struct our_control *control,
 			   const struct ibv_wc *wc)
 {
 	static const char *const names[] = {
@@ -202,13 +156,7 @@ bool our_exchange_explains(struct our_control *control,
 	if (kind < OUR_WR_WRITE || kind > OUR_WR_ATOMIC ||
 	    wc->status != IBV_WC_REM_ACCESS_ERR)
 		return false;
-	/* The peer's adapter refused to let us reach its memory: the peer
-	 * is there, unless it disconnects within a moment. */
-	if (peer_gone_within(control, OUR_REFUSED_WAIT_MS)) {
-		control->end = OUR_RUN_PEER_GONE;
-		return true;
-	}
-	our_report_wc(wc, names[kind]);
+	/* The peer's adapter refused to let us reach its memory. */
 	our_error("%s refused our %s: the rkey or address it advertised is "
 		  "wrong, or its memory is not registered for this remote "
 		  "access",

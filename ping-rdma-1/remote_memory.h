@@ -4,7 +4,7 @@
  * advertising ours, taking the peer's, and writing into it.
  *
  * Introduced by ping-rdma-1; the later RDMA stages use it from here.
- * remote_memory.c also implements our_exchange_explains of exchange.h for
+ * remote_memory.c also implements our_explain_exchange_wc of exchange.h for
  * every exchange that uses it: a remote access error, explained.
  */
 #ifndef OUR_REMOTE_MEMORY_H
@@ -29,20 +29,20 @@ struct our_peer_memory {
 
 /* What a one-sided exchange keeps: control->exchange. */
 struct our_exchange {
-	struct our_buffers mine;      /* ours, which the peer reaches */
-	bool shared;                  /* mine.data is not ours to free */
-	struct our_peer_memory peer;  /* the peer's, which we reach */
+	struct our_buffers mine;     /* ours, which the peer reaches */
+	struct our_peer_memory peer; /* the peer's, which we reach */
 };
 
 /*
- * Register slots of slot_size bytes that the peer may reach with access
- * (IBV_ACCESS_REMOTE_*), into control->exchange: at memory, memory the
- * agents of a server share, or allocated when memory is NULL. Returns 0,
- * or -1 (reported) with nothing left. Undo with our_deregister_remote().
+ * Set up control->exchange: room for the memory the peer will advertise,
+ * and slots of slot_size bytes of ours that the peer may reach with
+ * access (IBV_ACCESS_REMOTE_*), allocated and registered (none for 0
+ * slots). Returns 0, or -1 (reported) with nothing left. Undo with
+ * our_unsetup_remote().
  */
-int our_register_remote(struct our_control *control, uint32_t slots,
-			uint32_t slot_size, unsigned int access, void *memory);
-void our_deregister_remote(struct our_control *control);
+int our_setup_remote(struct our_control *control, uint32_t slots,
+		     uint32_t slot_size, unsigned int access);
+void our_unsetup_remote(struct our_control *control);
 
 /*
  * Send the advertisement of our remote memory (address, size and rkey)

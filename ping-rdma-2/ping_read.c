@@ -84,8 +84,8 @@ static int setup_memory(struct our_control *control, uint32_t slots)
 {
 	if (our_setup_buffers(control, &messages))
 		return -1;
-	if (our_register_remote(control, slots, control->size,
-				remote_access(control), NULL)) {
+	if (our_setup_remote(control, slots, control->size,
+				remote_access(control))) {
 		our_unsetup_buffers(control);
 		return -1;
 	}
@@ -107,7 +107,7 @@ int our_setup_agent_memory(struct our_control *control)
 
 void our_unsetup_memory(struct our_control *control)
 {
-	our_deregister_remote(control);
+	our_unsetup_remote(control);
 	our_unsetup_buffers(control);
 }
 

@@ -119,7 +119,7 @@ int our_ask_resources(struct our_control *control,
 	return 0;
 }
 
-bool our_exchange_explains(struct our_control *control,
+bool our_explain_exchange_wc(const struct our_control *control,
 			   const struct ibv_wc *wc)
 {
 	(void)control; /* only sends and receives: nothing to explain */
@@ -171,8 +171,8 @@ int our_prepare_agent(struct our_control *control)
 
 /*
  * The message that wc brought, its header in header slot head_slot: true
- * when it is number's and as long as we agreed; otherwise says what it
- * was.
+ * when it is message number and as long as we agreed; otherwise says
+ * what it was.
  */
 static bool expected_message(const struct our_control *control,
 			     const struct ibv_wc *wc, uint32_t head_slot,

@@ -19,7 +19,6 @@
 
 int our_serve_client(struct our_control *control)
 {
-	struct our_interrupts interrupts;
 	int status = EXIT_FAILURE;
 	int ret;
 
@@ -38,14 +37,10 @@ int our_serve_client(struct our_control *control)
 		goto out_destroy_qp;
 
 	/* From here Ctrl-C ends the run after the transfer in progress. */
-	if (our_catch_interrupts(&interrupts))
+	if (our_start_run(control))
 		goto out_disconnect;
-	our_start_clock(control);
 	ret = our_run_agent(control);
-	our_stop_clock(control);
-	our_release_interrupts(&interrupts);
-	status = our_end_of_run(control, ret);
-	our_print_report(control);
+	status = our_end_run(control, ret);
 out_disconnect:
 	our_disconnect(control);
 out_destroy_qp:

@@ -31,7 +31,6 @@ int main(int argc, char *argv[])
 		.needs_address = true,
 		.tables = tables,
 	};
-	struct our_interrupts interrupts;
 	struct our_options options;
 	struct our_control control;
 	int status;
@@ -61,14 +60,10 @@ int main(int argc, char *argv[])
 		goto out_destroy_qp;
 
 	/* From here Ctrl-C ends the run after the transfer in progress. */
-	if (our_catch_interrupts(&interrupts))
+	if (our_start_run(&control))
 		goto out_disconnect;
-	our_start_clock(&control);
 	ret = our_run_client(&control);
-	our_stop_clock(&control);
-	our_release_interrupts(&interrupts);
-	status = our_end_of_run(&control, ret);
-	our_print_report(&control);
+	status = our_end_run(&control, ret);
 	/* end excerpt steps */
 	/* excerpt undo */
 out_disconnect:

@@ -19,11 +19,9 @@
 /* Nothing watches the connection while we wait: problem 2. */
 const bool our_cm_sees_hang_up = false;
 
-/* No -D: a timed run ends when the client hangs up, which this
- * program's server would not see. */
-const struct our_option our_timed_options[] = {
-	{ 0 },
-};
+/* No -D: a timed run ends when the client hangs up, which the server
+ * would not see. */
+const struct our_option *const our_timed_options = NULL;
 
 int our_create_id(struct rdma_cm_id **id, void *context)
 {
@@ -47,20 +45,13 @@ void our_destroy_id(struct rdma_cm_id **id)
 int our_await_cm_event(struct our_control *control, int ret,
 		       enum rdma_cm_event_type expected, const char *verb)
 {
-	struct rdma_cm_event *event = control->cm_id->event;
-
+	(void)expected; /* the verb waits for it, and fails without it */
 	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
 		/* The verb failed either at once, leaving the last step's
-		 * event in place, or with an error event: explain that. */
-		if (event && event->status)
-			our_explain_cm_event(control->peer_name, event, expected);
-		else if (errno == ENODEV)
-			our_explain_no_device(control->peer_name);
+		 * event in place, or with an error event. */
+		our_explain_cm_failure(control->peer_name, control->cm_id->event);
 		return -1;
 	}
-	if (event)
-		our_trace(2, "%s: event %s", verb,
-			  rdma_event_str(event->event));
 	return 0;
 }
 

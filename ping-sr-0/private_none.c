@@ -7,12 +7,13 @@
 
 /* The server takes the run's options itself: nothing tells it the
  * client's. */
-const struct our_option our_server_options[] = {
+static const struct our_option run_options[] = {
 	OUR_COUNT_OPTION,
 	OUR_SIZE_OPTION,
 	OUR_VERIFY_OPTION,
 	{ 0 },
 };
+const struct our_option *const our_server_options = run_options;
 
 void our_fill_private_data(struct our_control *control,
 			   struct rdma_conn_param *param)

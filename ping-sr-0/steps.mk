@@ -15,6 +15,6 @@ LISTENER ?= $(STEPS_DIR)server.c
 server_SOURCES = $(STEPS_DIR)agent.c $(LISTENER)
 # How work is posted: ibv_post_send and ibv_post_recv, unless a stage
 # names its own posting pieces (ping-sg-1, ping-post-1, ping-wr-1).
-POSTING ?= $(STEPS_DIR)post_verbs $(STEPS_DIR)post_recv
+POSTING ?= $(STEPS_DIR)queue_pair $(STEPS_DIR)post_recv
 
 include $(STEPS_DIR)../common/common.mk

@@ -37,10 +37,11 @@
 const bool our_cm_sees_hang_up = true;
 
 /* A timed run: the agent sees the client hang up when it is over. */
-const struct our_option our_timed_options[] = {
+static const struct our_option duration[] = {
 	OUR_DURATION_OPTION,
 	{ 0 },
 };
+const struct our_option *const our_timed_options = duration;
 
 /* A new event channel, ready for ids; NULL when it failed (reported). */
 static struct rdma_event_channel *create_channel(void)

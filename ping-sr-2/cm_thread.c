@@ -48,9 +48,8 @@ static int get_event(const char *peer, struct rdma_event_channel *channel,
 		return -1;
 	our_trace(1, "rdma_get_cm_event -> %s (status %d)",
 		  rdma_event_str((*event)->event), (*event)->status);
-	if ((*event)->event == expected && (*event)->status == 0)
+	if (our_check_cm_event(peer, *event, expected) == 0)
 		return 0;
-	our_explain_cm_event(peer, *event, expected);
 	our_ack_cm_event(*event);
 	return -1;
 }
@@ -62,8 +61,7 @@ int our_await_cm_event(struct our_control *control, int ret,
 	struct rdma_cm_event *event;
 
 	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
-		if (errno == ENODEV)
-			our_explain_no_device(control->peer_name);
+		our_explain_cm_failure(control->peer_name, NULL);
 		return -1;
 	}
 	if (get_event(control->peer_name, control->cm_id->channel, expected,

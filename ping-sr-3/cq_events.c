@@ -25,7 +25,6 @@ static int arm_cq(struct our_control *control)
 {
 	int ret = ibv_req_notify_cq(control->cq, 0);
 
-	our_tally(control, "completion channel", "arms", 1);
 	return our_verb_error(ret, "ibv_req_notify_cq") ? -1 : 0;
 }
 
@@ -95,7 +94,7 @@ int our_take_cq_event(struct our_control *control)
 		return 0; /* none after all: the CQ is polled anyway */
 	if (our_verb_failed(ret, "ibv_get_cq_event"))
 		return -1;
-	our_tally(control, "completion channel", "events", 1);
+	our_tally(control, "completion channel", "events received", 1);
 	if (++completions->unacked == OUR_ACK_BATCH) {
 		ibv_ack_cq_events(control->cq, completions->unacked);
 		our_trace(2, "ibv_ack_cq_events %u", completions->unacked);
@@ -110,6 +109,8 @@ int our_poll_or_arm(struct our_control *control, struct ibv_wc *wc)
 
 	our_tally(control, "completion channel", "ibv_poll_cq calls", 1);
 	if (found == 0) {
+		our_tally(control, "completion channel",
+			  "first polls found nothing", 1);
 		/* A completion that came before the arm raised no event:
 		 * poll again once armed. */
 		if (arm_cq(control))

@@ -68,19 +68,15 @@ int our_await_cm_event(struct our_control *control, int ret,
 		       enum rdma_cm_event_type expected, const char *verb)
 {
 	struct rdma_cm_event *event;
-	int status = 0;
+	int status;
 
 	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
-		if (errno == ENODEV)
-			our_explain_no_device(control->peer_name);
+		our_explain_cm_failure(control->peer_name, NULL);
 		return -1;
 	}
 	if (get_event(control->cm_id->channel, &event))
 		return -1;
-	if (event->event != expected || event->status) {
-		our_explain_cm_event(control->peer_name, event, expected);
-		status = -1;
-	}
+	status = our_check_cm_event(control->peer_name, event, expected);
 	return our_ack_cm_event(event) ? -1 : status;
 }
 
@@ -89,10 +85,9 @@ int our_await_request(struct our_listener *listener,
 {
 	if (get_event(listener->cm_id->channel, event))
 		return -1;
-	if ((*event)->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+	if (our_check_cm_event("a client", *event,
+			       RDMA_CM_EVENT_CONNECT_REQUEST) == 0)
 		return 0;
-	our_explain_cm_event("a client", *event,
-			     RDMA_CM_EVENT_CONNECT_REQUEST);
 	our_ack_cm_event(*event);
 	return -1;
 }

@@ -45,6 +45,7 @@
 #include "remote_memory.h"
 #include "report.h"
 #include "shared.h"
+#include "shared_memory.h"
 
 /* The board: how many publications it holds, and their size. */
 #define OUR_BOARD_SLOTS 64u
@@ -296,7 +297,7 @@ static bool await_publication(uint32_t read, uint32_t *published)
 /*
  * The memory a read lands in needs local write access only; but on iWARP
  * a read is answered with an RDMA write into the reader's memory, so
- * there it must be open to remote writes too (as in ping-rdma-2).
+ * there it must be open to remote writes too.
  */
 static unsigned int sink_access(const struct our_control *control)
 {
@@ -321,9 +322,8 @@ int our_setup_client_memory(struct our_control *control)
 	if (our_setup_buffers(control, &plan))
 		return -1;
 	/* The slots the reads land in. */
-	if (our_register_remote(control, control->buffers,
-				OUR_PUBLICATION_SIZE, sink_access(control),
-				NULL)) {
+	if (our_setup_remote(control, control->buffers,
+				OUR_PUBLICATION_SIZE, sink_access(control))) {
 		our_unsetup_buffers(control);
 		return -1;
 	}
@@ -344,8 +344,8 @@ int our_setup_agent_memory(struct our_control *control)
 		return -1;
 	/* The board is the publisher's: each agent registers it in its own
 	 * protection domain, open to remote reads alone. */
-	if (our_register_remote(control, OUR_BOARD_SLOTS, OUR_PUBLICATION_SIZE,
-				IBV_ACCESS_REMOTE_READ, board->slots)) {
+	if (our_register_shared(control, board->slots, OUR_BOARD_SLOTS,
+				OUR_PUBLICATION_SIZE, IBV_ACCESS_REMOTE_READ)) {
 		our_unsetup_buffers(control);
 		return -1;
 	}
@@ -355,7 +355,11 @@ int our_setup_agent_memory(struct our_control *control)
 
 void our_unsetup_memory(struct our_control *control)
 {
-	our_deregister_remote(control);
+	/* An agent's is the board; a subscriber's, its own. */
+	if (board)
+		our_deregister_shared(control);
+	else
+		our_unsetup_remote(control);
 	our_unsetup_buffers(control);
 }
 

@@ -33,3 +33,8 @@ uint64_t our_now_ns(void)
 {
 	return 0;
 }
+
+/* What the exchange says, for the report and the queue pair. */
+const char our_transfer_unit[] = "transfer";
+const uint32_t our_sizes_per_transfer = 1;
+const uint32_t our_sges_per_message = 1;

@@ -67,18 +67,21 @@ test_make_diff_shows_each_stages_lesson() {
 		"### replaces ping-sr-3/completions_channel.c: ping-sr-4/completions_poll.c, shown whole" \
 		"### added: ping-sr-4/nonblocking.h (in ping-sr-4, not in ping-sr-3)"
 	headings_are ping-sr-2 blast-sr-2 \
-		"### replaces ping-sr-0/ping.c: blast-sr-2/blast.c, shown whole"
+		"### changes: blast-sr-2/blast.c in place of ping-sr-0/ping.c"
 	headings_are ping-sr-2 ping-rdma-1 \
-		"### replaces ping-sr-0/ping.c: ping-rdma-1/ping_write.c, shown whole" \
+		"### changes: ping-rdma-1/ping_write.c in place of ping-sr-0/ping.c" \
 		"### added: ping-rdma-1/remote_memory.c (in ping-rdma-1, not in ping-sr-2)" \
 		"### added: ping-rdma-1/notice.c (in ping-rdma-1, not in ping-sr-2)" \
 		"### added: ping-rdma-1/memory_wire.h (in ping-rdma-1, not in ping-sr-2)" \
 		"### added: ping-rdma-1/notice.h (in ping-rdma-1, not in ping-sr-2)" \
 		"### added: ping-rdma-1/remote_memory.h (in ping-rdma-1, not in ping-sr-2)"
+	# An exchange in place of one with the same functions: a diff.
 	headings_are ping-rdma-1 ping-rdma-2 \
-		"### replaces ping-rdma-1/ping_write.c: ping-rdma-2/ping_read.c, shown whole"
+		"### changes: ping-rdma-2/ping_read.c in place of ping-rdma-1/ping_write.c" \
+		"### added: ping-rdma-2/read_resources.c (in ping-rdma-2, not in ping-rdma-1)" \
+		"### added: ping-rdma-2/read_resources.h (in ping-rdma-2, not in ping-rdma-1)"
 	headings_are blast-sr-2 blast-rdma-1 \
-		"### replaces blast-sr-2/blast.c: blast-rdma-1/blast_write.c, shown whole" \
+		"### changes: blast-rdma-1/blast_write.c in place of blast-sr-2/blast.c" \
 		"### added: ping-rdma-1/remote_memory.c (in blast-rdma-1, not in blast-sr-2)" \
 		"### added: ping-rdma-1/notice.c (in blast-rdma-1, not in blast-sr-2)" \
 		"### replaces ping-sr-0/completions_busy.c: blast-rdma-1/completions_batch.c, shown whole" \
@@ -87,14 +90,14 @@ test_make_diff_shows_each_stages_lesson() {
 		"### added: ping-rdma-1/remote_memory.h (in blast-rdma-1, not in blast-sr-2)"
 	# The three ways to post: only the posting piece changes.
 	headings_are ping-sr-2 ping-sg-1 \
-		"### replaces ping-sr-0/ping.c: ping-sg-1/ping_sg.c, shown whole" \
+		"### changes: ping-sg-1/ping_sg.c in place of ping-sr-0/ping.c" \
 		"### replaces ping-sr-0/post_recv.c: ping-sg-1/recv_lists.c, shown whole" \
 		"### added: ping-sg-1/send_lists.c (in ping-sg-1, not in ping-sr-2)"
 	headings_are ping-sg-1 ping-post-1 \
 		"### replaces ping-sg-1/recv_lists.c: ping-post-1/post_rdma.c, shown whole" \
 		"### dropped: ping-sg-1/send_lists.c (in ping-sg-1, not in ping-post-1)"
 	headings_are ping-sr-2 ping-wr-1 \
-		"### replaces ping-sr-0/post_verbs.c: ping-wr-1/post_wr.c, shown whole"
+		"### replaces ping-sr-0/queue_pair.c: ping-wr-1/queue_pair_ex.c, shown whole"
 	# Turned round, it names what going back drops.
 	headings_are ping-sr-3 ping-sr-2 \
 		"### replaces ping-sr-3/completions_channel.c: ping-sr-0/completions_busy.c, shown whole" \
@@ -148,7 +151,7 @@ test_a_changed_header_rebuilds_what_includes_it() {
 	local stage deep=$WORK/a-student-s-home/courses/rdma-programming/lab-kit
 
 	for stage in ping-sr-0 ping-sr-3 blast-sr-2; do
-		rebuilt_by "$KIT" "$stage" common/buffers.h \
+		rebuilt_by "$KIT" "$stage" common/control.h \
 			client.o server.o buffers.o
 	done
 	mkdir -p "$deep"

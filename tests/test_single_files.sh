@@ -2,16 +2,24 @@
 # SPDX-License-Identifier: MIT
 # The single files (make -C STAGE single, which make check runs first):
 # each program of each stage in one C file that a newcomer can copy and
-# build with cc alone. Each holds the code its program runs and no other
-# stage's. These read files; no device is needed, so make check runs
-# them on the host. (Each single pair runs over the device in
-# test_single.sh.)
+# build with cc alone, which reads as the stage's lesson: a header that
+# says what the stage adds, main() as the list of steps, the steps in the
+# order main() reaches them, the shared plumbing last. Each holds the code
+# its program runs and no other stage's. These read files; no device is
+# needed, so make check runs them on the host. (Each single pair runs
+# over the device in test_single.sh.)
 # tests/run: host
 . "$(dirname "$0")/lib.sh"
 
 STAGES=${OUR_SINGLE_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
 	ping-rdma-1 ping-rdma-2 blast-rdma-1 atomic-1 pubsub-rdma-1
 	ping-sg-1 ping-post-1 ping-wr-1}
+# Every stage of the kit, whose names a single file does not speak of.
+ALL_STAGES="$STAGES devices"
+# The kit's source files, as a regex: a single file names none of them.
+KIT_FILES=$(cd "$KIT" && ls common/*.[ch] */*.[ch] 2>/dev/null |
+	grep -v '^tests/\|/single/' | sed 's|.*/||; s|\.|\\.|' | sort -u |
+	paste -sd'|')
 
 # single_holds STAGE PROGRAM REGEX: the single file of PROGRAM of STAGE
 # has a line matching the extended REGEX.
@@ -22,32 +30,43 @@ single_holds() {
 
 # single_lacks STAGE PROGRAM REGEX: ... and has none.
 single_lacks() {
-	! has_line "$KIT/$1/single/$2.c" "$3" ||
-		fail "$1/single/$2.c should not hold /$3/"
+	local line
+
+	line=$(grep -nE -m1 -- "$3" "$KIT/$1/single/$2.c") &&
+		fail "$1/single/$2.c should not hold /$3/: line $line"
+	return 0
 }
 
-test_single_files_hold_what_their_program_runs() {
+# programs_of STAGE: the programs of STAGE.
+programs_of() {
+	if [ "$1" = devices ]; then echo devices; else echo client server; fi
+}
+
+# code_lines FILE: its lines once comments and blank lines are dropped.
+code_lines() {
+	cpp -fpreprocessed -dD -P "$1" 2>/dev/null | grep -cv '^\s*$'
+}
+
+test_single_files_build_and_hold_what_their_program_runs() {
 	local stage program
 
-	for stage in $STAGES devices; do
-		for program in client server; do
-			[ $stage = devices ] && program=devices
+	for stage in $ALL_STAGES; do
+		for program in $(programs_of $stage); do
 			if [ ! -x "$KIT/$stage/single/$program" ]; then
 				fail "no $stage/single/$program: run make -C $stage single"
 				continue
 			fi
 			# Its header says how to build it, as make did.
 			single_holds $stage $program \
-				"cc -Wall -Wextra -Werror -o $program $program.c -lrdmacm -libverbs -lpthread"
+				"cc -Wall -Wextra -Werror -o $program $program.c -lrdmacm -libverbs"
 			single_holds $stage $program '^int main\('
 			single_lacks $stage $program '^#include "'
-			[ $stage = devices ] && break
 		done
 		[ $stage = devices ] && continue
 		# A client listens for no one; a server resolves no server.
 		single_lacks $stage client 'our_setup_listener|rdma_listen\('
 		single_lacks $stage server 'our_resolve_server|rdma_connect\('
-		# ping-sr-0's private data piece sends nothing.
+		# ping-sr-0's client tells the server nothing.
 		if [ $stage = ping-sr-0 ]; then
 			single_lacks $stage client 'OUR_PRIVATE_MAGIC'
 		else
@@ -56,7 +75,7 @@ test_single_files_hold_what_their_program_runs() {
 	done
 	# Each stage waits its own way, and holds no other stage's way.
 	single_holds ping-sr-0 client 'ibv_poll_cq'
-	single_lacks ping-sr-0 client 'ibv_req_notify_cq|rdma_create_event_channel|pthread_create'
+	single_lacks ping-sr-0 client 'ibv_req_notify_cq|rdma_create_event_channel'
 	single_holds ping-sr-2 server 'pthread_create'
 	single_lacks ping-sr-2 server 'ibv_req_notify_cq|ppoll'
 	single_holds ping-sr-3 client 'ibv_req_notify_cq'
@@ -67,10 +86,12 @@ test_single_files_hold_what_their_program_runs() {
 	single_lacks blast-sr-2 client 'OUR_AGENT_SLOT|ibv_req_notify_cq'
 	single_holds ping-rdma-1 client 'IBV_WR_RDMA_WRITE'
 	single_holds ping-rdma-1 server 'IBV_ACCESS_REMOTE_WRITE'
+	single_lacks ping-rdma-1 server 'ibv_query_device|IBV_WR_RDMA_READ|shared'
 	single_holds ping-rdma-2 client 'IBV_WR_RDMA_READ'
 	single_holds ping-rdma-2 server 'IBV_ACCESS_REMOTE_READ'
+	single_holds ping-rdma-2 server 'responder_resources'
 	single_lacks ping-rdma-2 client 'our_post_write|IBV_WR_RDMA_WRITE,'
-	single_holds blast-rdma-1 client 'IBV_POLL_BATCH|OUR_POLL_BATCH'
+	single_holds blast-rdma-1 client 'OUR_POLL_BATCH'
 	single_holds blast-rdma-1 server 'IBV_ACCESS_REMOTE_WRITE'
 	single_lacks blast-rdma-1 client 'post_send_chain|IBV_WR_RDMA_READ'
 	single_holds atomic-1 client 'IBV_WR_ATOMIC_CMP_AND_SWP'
@@ -90,9 +111,123 @@ test_single_files_hold_what_their_program_runs() {
 	single_holds ping-wr-1 server 'rdma_create_qp_ex'
 	single_lacks ping-wr-1 client 'ibv_post_send\(|rdma_post_sendv\(|rdma_create_qp\('
 	single_lacks ping-sr-2 client 'our_post_sendv|ibv_wr_start'
-	single_lacks ping-rdma-1 server 'our_setup_shared|our_report_shared'
 	single_lacks ping-sr-2 client 'IBV_WR_RDMA_WRITE|our_advertise_memory'
 	single_lacks devices devices 'ibv_post_send\(|rdma_create_id\('
+}
+
+# The baseline is ping-sr-0's alone: nothing of a later stage, not even
+# a word of it, is in what its programs run. (sig_atomic_t, the type of a
+# signal handler's note, is another word than atomic.)
+test_ping_sr_0_holds_only_the_baseline() {
+	local program
+
+	for program in client server; do
+		single_lacks ping-sr-0 $program \
+			'rkey|REMOTE_|rd_atom|\<atomic|inline|pthread|comp_channel'
+	done
+}
+
+# A single file speaks of its own stage only, but for the line of its
+# header that says what it builds on; it names no file of the kit but
+# in the list of the files it was made from, at its end; and it has no
+# excerpt marker and no word of the kit's Makefiles.
+test_single_files_speak_of_their_own_stage_only() {
+	local stage program other file sources
+
+	for stage in $ALL_STAGES; do
+		for program in $(programs_of $stage); do
+			file=$KIT/$stage/single/$program.c
+			[ -f "$file" ] || continue
+			# The list of the kit's files is the last comment.
+			sources=$(grep -n 'Made by the RDMA teaching kit' "$file" |
+				cut -d: -f1)
+			[ -n "$sources" ] ||
+				{ fail "$stage/$program.c lists no files of the kit"; continue; }
+			for other in $ALL_STAGES; do
+				[ "$other" = "$stage" ] && continue
+				head -n "$sources" "$file" | grep -v '^ \* Builds on ' |
+					grep -nE -m1 "(^|[^a-z-])$other([^0-9a-z-]|$)" >"$WORK/named" &&
+					fail "$stage/$program.c names $other: line $(cat "$WORK/named")"
+			done
+			head -n "$sources" "$file" | grep -v 'cc -Wall' |
+				grep -nE -m1 "\\b($KIT_FILES)\\b|common/|Makefile|make -C|excerpt" \
+					>"$WORK/named" &&
+				fail "$stage/$program.c speaks of the kit's files: line $(cat "$WORK/named")"
+		done
+	done
+	return 0
+}
+
+# The lesson's order: a header that says what the stage adds and the
+# verbs in the order they are called, then the types and prototypes,
+# main() within the first 400 lines, the steps, one banner, the plumbing,
+# and last the list of the kit's files.
+test_single_files_read_in_the_lessons_order() {
+	local stage program file main banner sources
+
+	for stage in $ALL_STAGES; do
+		for program in $(programs_of $stage); do
+			file=$KIT/$stage/single/$program.c
+			[ -f "$file" ] || continue
+			main=$(grep -n '^int main(' "$file" | cut -d: -f1)
+			banner=$(grep -n 'The plumbing: what every program' "$file" |
+				cut -d: -f1)
+			sources=$(grep -n 'Made by the RDMA teaching kit' "$file" |
+				cut -d: -f1)
+			[ "${main:-9999}" -le 400 ] ||
+				fail "$stage/$program.c: main() begins at line ${main:-none}"
+			[ -n "$banner" ] && [ "$banner" -gt "${main:-0}" ] ||
+				fail "$stage/$program.c: no banner after main() before the plumbing"
+			[ "${sources:-0}" -gt "${banner:-0}" ] ||
+				fail "$stage/$program.c: the list of the kit's files is not last"
+			sed -n '1,/^ \*\//p' "$file" >"$WORK/header"
+			has_line "$WORK/header" "^ \* $stage $program: " ||
+				fail "$stage/$program.c: its header does not open with the lesson"
+			has_line "$WORK/header" '^ \* The verbs, in the order they are called:' ||
+				fail "$stage/$program.c: its header does not list the verbs"
+		done
+	done
+	# ping-sr-0's client reaches its steps in this order; its header
+	# lists the verbs so.
+	file=$KIT/ping-sr-0/single/client.c
+	assertEquals "ping-sr-0 client's steps, in order" \
+		"our_resolve_server our_create_pd our_setup_client_memory our_create_cq our_create_qp our_prepare_client our_connect our_run_client our_disconnect our_destroy_qp our_destroy_cq our_unsetup_memory our_destroy_pd our_destroy_id" \
+		"$(grep -E '^static [^;]*\($|^static [^;]*\)$' "$file" |
+			grep -oE 'our_(resolve_server|create_pd|setup_client_memory|create_cq|create_qp|prepare_client|connect|run_client|disconnect|destroy_qp|destroy_cq|unsetup_memory|destroy_pd|destroy_id)\(' |
+			tr -d '(' | tr '\n' ' ' | sed 's/ $//')"
+	sed -n '1,/^ \*\//p' "$file" | tr -d '\n *' >"$WORK/verbs"
+	has_line "$WORK/verbs" 'rdma_create_id,rdma_resolve_addr,rdma_resolve_route,ibv_alloc_pd,ibv_reg_mr,ibv_create_cq,rdma_create_qp,ibv_post_recv,rdma_connect,ibv_post_send,ibv_poll_cq' ||
+		fail "ping-sr-0 client's header lists the verbs out of order: $(cat "$WORK/verbs")"
+}
+
+# The size of reference code a newcomer reads in one sitting: at most
+# MAX code lines (comments and blank lines dropped) and ALL lines in all.
+# code_bar STAGE: MAX ALL for STAGE.
+code_bar() {
+	case $1 in
+	atomic-1 | pubsub-rdma-1) echo 1300 2400 ;;
+	*) echo 1000 2000 ;;
+	esac
+}
+
+test_single_files_are_short_enough_to_read() {
+	local stage program file max all code lines
+
+	for stage in $ALL_STAGES; do
+		read -r max all <<<"$(code_bar $stage)"
+		for program in $(programs_of $stage); do
+			file=$KIT/$stage/single/$program.c
+			[ -f "$file" ] || continue
+			code=$(code_lines "$file")
+			lines=$(wc -l <"$file")
+			printf '  %-28s %5s code lines, %5s in all\n' \
+				"$stage/$program.c" "$code" "$lines"
+			[ "$code" -le "$max" ] ||
+				fail "$stage/$program.c: $code code lines, more than $max"
+			[ "$lines" -le "$all" ] ||
+				fail "$stage/$program.c: $lines lines, more than $all"
+		done
+	done
 }
 
 . shunit2

@@ -27,10 +27,8 @@ static int setup(struct our_control *control, const char *address,
 		 uint32_t slot_size)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
-	struct ibv_qp_init_attr attr = {
-		.cap = { .max_send_wr = 2, .max_recv_wr = 1,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
+	const struct our_buffer_plan plan = {
+		.send_slots = 1, .send_size = slot_size, .sends = 2,
 	};
 
 	if (inet_pton(AF_INET, address, &sin.sin_addr) != 1) {
@@ -48,28 +46,24 @@ static int setup(struct our_control *control, const char *address,
 		our_error("no RDMA device at %s", address);
 		goto out_destroy_id;
 	}
-	control->pd = ibv_alloc_pd(control->cm_id->verbs);
-	if (our_verb_null(control->pd, "ibv_alloc_pd"))
+	if (our_create_pd(control))
 		goto out_destroy_id;
+	if (our_setup_buffers(control, &plan))
+		goto out_destroy_pd;
+	control->recv_depth = 1;
 	control->cq = ibv_create_cq(control->cm_id->verbs, 4, NULL, NULL, 0);
-	if (our_verb_null(control->cq, "ibv_create_cq"))
-		goto out_dealloc_pd;
-	attr.send_cq = control->cq;
-	attr.recv_cq = control->cq;
-	if (our_create_qp(control, &attr))
+	if (our_verb_failed(!control->cq, "ibv_create_cq"))
+		goto out_unsetup_buffers;
+	if (our_create_qp(control))
 		goto out_destroy_cq;
-	if (our_setup_buffers(control, (struct our_buffer_plan){
-					.send_slots = 1,
-					.send_size = slot_size }))
-		goto out_destroy_qp;
 	return 0;
 
-out_destroy_qp:
-	rdma_destroy_qp(control->cm_id);
 out_destroy_cq:
 	ibv_destroy_cq(control->cq);
-out_dealloc_pd:
-	ibv_dealloc_pd(control->pd);
+out_unsetup_buffers:
+	our_unsetup_buffers(control);
+out_destroy_pd:
+	our_destroy_pd(control);
 out_destroy_id:
 	rdma_destroy_id(control->cm_id);
 	return -1;
@@ -77,10 +71,10 @@ out_destroy_id:
 
 static void unsetup(struct our_control *control)
 {
-	our_unsetup_buffers(control);
-	rdma_destroy_qp(control->cm_id);
+	our_destroy_qp(control);
 	ibv_destroy_cq(control->cq);
-	ibv_dealloc_pd(control->pd);
+	our_unsetup_buffers(control);
+	our_destroy_pd(control);
 	rdma_destroy_id(control->cm_id);
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * post_wr.c - creating an extended queue pair, and posting sends with
- * its ibv_wr_* interface, inline when they fit.
+ * queue_pair_ex.c - an extended queue pair: creating it, and posting
+ * sends with its ibv_wr_* interface, inline when they fit.
  *
  * There is no work request struct to fill in: between ibv_wr_start and
  * ibv_wr_complete the program calls one function per work request

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * post_verbs.c - creating the queue pair, and posting sends with
- * ibv_post_send: a work request is a struct the program fills in and
- * hands to the queue pair. (Receives: post_recv.c.)
+ * queue_pair.c - the queue pair: creating it, and posting sends to it
+ * with ibv_post_send: a work request is a struct the program fills in
+ * and hands to the queue pair. (Receives: post_recv.c.)
  */
 #include "buffers.h"
 #include "instruments.h"
