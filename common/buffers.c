@@ -43,7 +43,8 @@ int our_register_buffers(struct our_control *control,
 	 * uninitialised if they had never been written by us. */
 	buffers->data = calloc(1, length);
 	if (!buffers->data) {
-		our_error("no memory for %zu bytes of %s buffers", length, what);
+		our_error("no memory for %zu bytes of %s buffers", length,
+			  what);
 		return -1;
 	}
 	/* excerpt register */

@@ -92,9 +92,9 @@ bool our_peer_disconnected(struct our_control *control);
 
 /*
  * For our_check_wc: a work completion failed; true when that is because
- * the connection is down, as the CM says within a moment (false where
+ * the connection is down, as the CM says within wait_ms (false where
  * the piece cannot watch the connection).
  */
-bool our_connection_lost(struct our_control *control);
+bool our_connection_lost(struct our_control *control, unsigned int wait_ms);
 
 #endif

@@ -85,8 +85,9 @@ static int run_status(const struct our_control *control, int ret)
 			  control->peer_name, done, control->count,
 			  our_transfer_unit);
 	else
-		our_error("%s ended the run after %llu %s%s", control->peer_name,
-			  done, our_transfer_unit, done == 1 ? "" : "s");
+		our_error("%s ended the run after %llu %s%s",
+			  control->peer_name, done, our_transfer_unit,
+			  done == 1 ? "" : "s");
 	/* An agent with no count runs until the client hangs up. */
 	return control->count || control->duration ? EXIT_FAILURE :
 						     EXIT_SUCCESS;

@@ -5,8 +5,10 @@
  * The handler only notes the signal: the exchange and the waits look at
  * the note between transfers and while they wait. It is installed without
  * SA_RESTART, so a system call that sleeps (poll(), a read of a channel)
- * returns early with EINTR and the note is seen at once. It is installed
- * once only (SA_RESETHAND): the next signal has its usual effect.
+ * in the thread that takes the signal returns early with EINTR and the
+ * note is seen at once; a thread that sleeps elsewhere sees it when it
+ * next looks up. It is installed once only (SA_RESETHAND): the next
+ * signal has its usual effect.
  */
 #include <errno.h>
 #include <string.h>
@@ -30,6 +32,11 @@ int our_catch_interrupts(struct our_interrupts *before)
 		.sa_flags = SA_RESETHAND,
 	};
 
+	/* Caught already for the whole program (a server's agents share its
+	 * catch): left as it is, and so is its undo. */
+	if (sigaction(SIGINT, NULL, &before->sigint) == 0 &&
+	    before->sigint.sa_handler == note_signal)
+		return 0;
 	sigemptyset(&action.sa_mask);
 	if (sigaction(SIGINT, &action, &before->sigint) == 0) {
 		if (sigaction(SIGTERM, &action, &before->sigterm) == 0)
@@ -43,6 +50,8 @@ int our_catch_interrupts(struct our_interrupts *before)
 
 void our_release_interrupts(const struct our_interrupts *before)
 {
+	if (before->sigint.sa_handler == note_signal)
+		return; /* not ours to give back */
 	sigaction(SIGTERM, &before->sigterm, NULL);
 	sigaction(SIGINT, &before->sigint, NULL);
 }

@@ -116,7 +116,8 @@ int our_parse_options(const struct our_program *program, int argc,
 		if (our_instrument_option(argv[i], program->runs))
 			continue;
 		if (!row)
-			return bad_usage(program, "unknown option '%s'", argv[i]);
+			return bad_usage(program, "unknown option '%s'",
+					 argv[i]);
 		if (row->max == 0 && row->letter != 'a')
 			*(bool *)field = true;
 		else if (++i == argc)
@@ -124,7 +125,8 @@ int our_parse_options(const struct our_program *program, int argc,
 					 argv[i - 1]);
 		else if (row->max == 0)
 			*(const char **)field = argv[i];
-		else if (!parse_number(argv[i], row->max, (uint32_t *)field))
+		else if (!parse_number(argv[i], row->max,
+				       (uint32_t *)field))
 			return bad_usage(program, "%s must be 1 to %u, not '%s'",
 					 argv[i - 1], row->max, argv[i]);
 	}

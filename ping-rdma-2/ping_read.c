@@ -126,8 +126,8 @@ int our_prepare_agent(struct our_control *control)
 /* excerpt read */
 /*
  * Post a signaled RDMA read of length bytes from the start of the peer's
- * advertised memory into slot of control->remote. Returns 0, or -1
- * (reported).
+ * advertised memory into slot of our own memory open to the peer
+ * (control->exchange->mine). Returns 0, or -1 (reported).
  */
 static int post_read(struct our_control *control, uint32_t slot,
 		     uint32_t length)

@@ -71,8 +71,11 @@ static int setup_memory(struct our_control *control,
 		goto out_free;
 	if (our_register_buffers(control, &control->exchange->heads, 2,
 				 sizeof(struct our_head),
-				 IBV_ACCESS_LOCAL_WRITE, "header") == 0)
-		return 0;
+				 IBV_ACCESS_LOCAL_WRITE, "header"))
+		goto out_unsetup_buffers;
+	return 0;
+
+out_unsetup_buffers:
 	our_unsetup_buffers(control);
 out_free:
 	free(control->exchange);
@@ -111,28 +114,13 @@ void our_unsetup_memory(struct our_control *control)
 	our_unsetup_buffers(control);
 }
 
-int our_ask_resources(struct our_control *control,
-		      struct rdma_conn_param *param)
-{
-	(void)control; /* sends and receives need nothing more */
-	(void)param;
-	return 0;
-}
-
-bool our_explain_exchange_wc(const struct our_control *control,
-			   const struct ibv_wc *wc)
-{
-	(void)control; /* only sends and receives: nothing to explain */
-	(void)wc;
-	return false;
-}
-
 /* The two pieces of a message: header slot head_slot, payload slot slot. */
 static void message_sges(const struct our_control *control,
 			 const struct our_buffers *payloads, uint32_t head_slot,
 			 uint32_t slot, struct ibv_sge sges[2])
 {
-	sges[0] = our_sge(&control->exchange->heads, head_slot, sizeof(struct our_head));
+	sges[0] = our_sge(&control->exchange->heads, head_slot,
+			  sizeof(struct our_head));
 	sges[1] = our_sge(payloads, slot, control->size);
 }
 
@@ -178,8 +166,8 @@ static bool expected_message(const struct our_control *control,
 			     const struct ibv_wc *wc, uint32_t head_slot,
 			     uint32_t number)
 {
-	const struct our_head *h = (const void *)our_slot(&control->exchange->heads,
-							  head_slot);
+	const struct our_head *h =
+		(const void *)our_slot(&control->exchange->heads, head_slot);
 	uint32_t expected = sizeof(*h) + control->size;
 
 	if (wc->byte_len != expected) {

@@ -17,7 +17,7 @@
  * set up the protection domain, memory and queues, accept, run the
  * exchange, report, disconnect, and undo it all, the request's id
  * included. Returns the exit status the run deserves (see
- * our_end_of_run).
+ * our_end_run).
  */
 int our_serve_client(struct our_control *control);
 

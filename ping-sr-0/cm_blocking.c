@@ -49,7 +49,8 @@ int our_await_cm_event(struct our_control *control, int ret,
 	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
 		/* The verb failed either at once, leaving the last step's
 		 * event in place, or with an error event. */
-		our_explain_cm_failure(control->peer_name, control->cm_id->event);
+		our_explain_cm_failure(control->peer_name,
+				       control->cm_id->event);
 		return -1;
 	}
 	return 0;
@@ -127,8 +128,9 @@ bool our_peer_disconnected(struct our_control *control)
 	return false;
 }
 
-bool our_connection_lost(struct our_control *control)
+bool our_connection_lost(struct our_control *control, unsigned int wait_ms)
 {
 	(void)control; /* nor can we tell why a completion failed */
+	(void)wait_ms;
 	return false;
 }

@@ -26,12 +26,6 @@
  * comes gets as long to finish.
  */
 #define OUR_GRACE_MS 500
-/*
- * How long a failed work completion waits for the CM to say whether the
- * connection is down: the peer's CM sends the disconnect as soon as the
- * peer ends, or its kernel does when it dies.
- */
-#define OUR_LOST_WAIT_MS 2000
 
 /* The peer's hang-up is seen while the program runs. */
 const bool our_cm_sees_hang_up = true;
@@ -88,19 +82,24 @@ void our_destroy_id(struct rdma_cm_id **id)
 int our_take_request(struct our_control *control,
 		     struct rdma_cm_event *event)
 {
-	struct rdma_event_channel *channel = NULL;
-	int ret = our_ack_cm_event(event);
+	struct rdma_event_channel *channel;
+	int ret;
 
-	/* The agent's id gets a channel of its own. It was given back
+	/* The agent's id gets a channel of its own. Its event goes back
 	 * first: an id with events not given back cannot move. */
-	if (ret == 0)
-		channel = create_channel();
-	if (channel) {
-		ret = rdma_migrate_id(control->cm_id, channel);
-		if (!our_verb_failed(ret, "rdma_migrate_id"))
-			return 0;
-		rdma_destroy_event_channel(channel);
-	}
+	if (our_ack_cm_event(event))
+		goto out_destroy_id;
+	channel = create_channel();
+	if (!channel)
+		goto out_destroy_id;
+	ret = rdma_migrate_id(control->cm_id, channel);
+	if (our_verb_failed(ret, "rdma_migrate_id"))
+		goto out_destroy_channel;
+	return 0;
+
+out_destroy_channel:
+	rdma_destroy_event_channel(channel);
+out_destroy_id:
 	rdma_destroy_id(control->cm_id);
 	control->cm_id = NULL;
 	return -1;
@@ -145,14 +144,16 @@ bool our_wait_must_end(struct our_control *control)
 		cm->give_up = our_now_ns() + OUR_GRACE_MS * 1000000ull;
 	if (cm && our_now_ns() < cm->give_up)
 		return false;
-	control->end = gone ? OUR_RUN_PEER_GONE : OUR_RUN_INTERRUPTED;
+	/* A watch that failed is a failure of ours, not the peer's end. */
+	if (!cm || !atomic_load(&cm->failed))
+		control->end = gone ? OUR_RUN_PEER_GONE : OUR_RUN_INTERRUPTED;
 	return true;
 }
 /* end excerpt must_end */
 
-bool our_connection_lost(struct our_control *control)
+bool our_connection_lost(struct our_control *control, unsigned int wait_ms)
 {
-	uint64_t give_up = our_now_ns() + OUR_LOST_WAIT_MS * 1000000ull;
+	uint64_t give_up = our_now_ns() + wait_ms * 1000000ull;
 
 	while (!our_peer_disconnected(control) && our_now_ns() < give_up)
 		poll(NULL, 0, 10);

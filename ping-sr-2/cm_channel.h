@@ -18,6 +18,7 @@
 struct our_cm {
 	atomic_bool disconnected; /* the connection is down, or can no longer
 				   * be watched */
+	atomic_bool failed;       /* ... the latter: the watch failed */
 	uint64_t give_up;         /* when a wait that must end ends */
 	/* The thread that watches, for the piece that has one. */
 	pthread_t thread;

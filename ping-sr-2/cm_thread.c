@@ -106,6 +106,7 @@ static void *watch_events(void *arg)
 			our_error("the connection to %s can no longer be "
 				  "watched (%s): ending the run",
 				  control->peer_name, strerror(errno));
+			atomic_store(&cm->failed, true);
 			break;
 		}
 		type = event->event;

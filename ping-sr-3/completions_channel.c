@@ -7,7 +7,8 @@
  * a completion that arrived before the arm raises no event; then sleep
  * until the channel's fd is readable and take the event (see
  * cq_events.c). The sleep looks up every OUR_LOOKUP_MS to see whether
- * the CM piece saw the peer go; Ctrl-C cuts it short at once (EINTR).
+ * the CM piece saw the peer go, or Ctrl-C came; Ctrl-C cuts it short at
+ * once (EINTR) when this thread is the one that takes it.
  * The CPU rests while it waits, at the price of a wake-up per completion.
  */
 #include <errno.h>

@@ -50,16 +50,16 @@ int our_create_cq(struct our_control *control)
 				    channel, 0);
 	if (our_verb_failed(!control->cq, "ibv_create_cq entries=%d", entries))
 		goto out_destroy_channel;
-	if (arm_cq(control) == 0)
-		return 0;
+	if (arm_cq(control))
+		goto out_destroy_cq;
+	return 0;
 
+out_destroy_cq:
 	ibv_destroy_cq(control->cq);
-	control->cq = NULL;
 out_destroy_channel:
 	ibv_destroy_comp_channel(channel);
 out_free:
 	free(control->completions);
-	control->completions = NULL;
 	return -1;
 }
 
@@ -116,7 +116,8 @@ int our_poll_or_arm(struct our_control *control, struct ibv_wc *wc)
 		if (arm_cq(control))
 			return -1;
 		found = ibv_poll_cq(control->cq, 1, wc);
-		our_tally(control, "completion channel", "ibv_poll_cq calls", 1);
+		our_tally(control, "completion channel", "ibv_poll_cq calls",
+			  1);
 	}
 	if (found < 0)
 		our_error("ibv_poll_cq: failed with %d", found);

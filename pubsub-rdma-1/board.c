@@ -419,8 +419,9 @@ static int post_reads(struct our_control *control, uint32_t first,
 /* end excerpt read_chain */
 
 /*
- * Subscriber: check the publication in slot i of control->remote, which
- * must be number expected (and with -v, whole). Returns true when it is.
+ * Subscriber: check the publication in slot i of our memory
+ * (control->exchange->mine), which must be number expected (and with -v,
+ * whole). Returns true when it is.
  */
 static bool check_publication(const struct our_control *control, uint32_t i,
 			      uint32_t expected)
