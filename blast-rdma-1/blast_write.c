@@ -158,14 +158,6 @@ void our_unsetup_memory(struct our_control *control)
 	our_unsetup_buffers(control);
 }
 
-int our_ask_resources(struct our_control *control,
-		      struct rdma_conn_param *param)
-{
-	(void)control; /* writes need nothing more of the adapters */
-	(void)param;
-	return 0;
-}
-
 int our_prepare_client(struct our_control *control)
 {
 	/* The agent's advertisement and notices. The agent answers each
@@ -277,7 +269,8 @@ static int take_credits(struct our_control *control, struct stream *stream,
 	if (our_post_recv(control, OUR_WR_SLOT(wc->wr_id)))
 		return -1;
 	stream->credits += read - stream->returned;
-	our_tally(control, "flow control", "slots given back", read - stream->returned);
+	our_tally(control, "flow control", "slots given back",
+		  read - stream->returned);
 	stream->returned = read;
 	return 0;
 }

@@ -150,22 +150,6 @@ void our_unsetup_memory(struct our_control *control)
 	our_unsetup_buffers(control);
 }
 
-int our_ask_resources(struct our_control *control,
-		      struct rdma_conn_param *param)
-{
-	(void)control; /* sends and receives need nothing more */
-	(void)param;
-	return 0;
-}
-
-bool our_explain_exchange_wc(const struct our_control *control,
-			   const struct ibv_wc *wc)
-{
-	(void)control; /* only sends and receives: nothing to explain */
-	(void)wc;
-	return false;
-}
-
 int our_prepare_client(struct our_control *control)
 {
 	/* The receives for the agent's credits, before it can send any. */

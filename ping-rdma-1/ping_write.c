@@ -101,14 +101,6 @@ void our_unsetup_memory(struct our_control *control)
 	our_unsetup_buffers(control);
 }
 
-int our_ask_resources(struct our_control *control,
-		      struct rdma_conn_param *param)
-{
-	(void)control; /* writes need nothing more of the adapters */
-	(void)param;
-	return 0;
-}
-
 int our_prepare_client(struct our_control *control)
 {
 	/* The agent's advertisement may come as soon as we connect. */

@@ -73,22 +73,6 @@ int our_prepare_agent(struct our_control *control)
 	return our_post_recv(control, OUR_AGENT_SLOT(0));
 }
 
-int our_ask_resources(struct our_control *control,
-		      struct rdma_conn_param *param)
-{
-	(void)control; /* sends and receives need nothing more */
-	(void)param;
-	return 0;
-}
-
-bool our_explain_exchange_wc(const struct our_control *control,
-			   const struct ibv_wc *wc)
-{
-	(void)control; /* only sends and receives: nothing to explain */
-	(void)wc;
-	return false;
-}
-
 /*
  * A message arrived in a completion: check that it has the size we agreed
  * on. A different size means the two sides disagree on -s (problem 1).

@@ -13,6 +13,12 @@ client_SOURCES = $(STEPS_DIR)client.c
 # agent's steps, agent.c, are the same for both.
 LISTENER ?= $(STEPS_DIR)server.c
 server_SOURCES = $(STEPS_DIR)agent.c $(LISTENER)
+# What an exchange may leave to these defaults: it asks no RDMA read
+# resources of the adapters (no_reads), and it posts sends and receives
+# alone, whose failures posting.c explains itself (sends_only). A stage
+# whose exchange reads, or writes into the peer's memory, names its own.
+EXCHANGE_DEFAULTS ?= $(STEPS_DIR)no_reads $(STEPS_DIR)sends_only
+EXCHANGE += $(EXCHANGE_DEFAULTS)
 # How work is posted: ibv_post_send and ibv_post_recv, unless a stage
 # names its own posting pieces (ping-sg-1, ping-post-1, ping-wr-1).
 POSTING ?= $(STEPS_DIR)queue_pair $(STEPS_DIR)post_recv

@@ -70,7 +70,7 @@ test_make_diff_shows_each_stages_lesson() {
 		"### changes: blast-sr-2/blast.c in place of ping-sr-0/ping.c"
 	headings_are ping-sr-2 ping-rdma-1 \
 		"### changes: ping-rdma-1/ping_write.c in place of ping-sr-0/ping.c" \
-		"### added: ping-rdma-1/remote_memory.c (in ping-rdma-1, not in ping-sr-2)" \
+		"### replaces ping-sr-0/sends_only.c: ping-rdma-1/remote_memory.c, shown whole" \
 		"### added: ping-rdma-1/notice.c (in ping-rdma-1, not in ping-sr-2)" \
 		"### added: ping-rdma-1/memory_wire.h (in ping-rdma-1, not in ping-sr-2)" \
 		"### added: ping-rdma-1/notice.h (in ping-rdma-1, not in ping-sr-2)" \
@@ -78,11 +78,11 @@ test_make_diff_shows_each_stages_lesson() {
 	# An exchange in place of one with the same functions: a diff.
 	headings_are ping-rdma-1 ping-rdma-2 \
 		"### changes: ping-rdma-2/ping_read.c in place of ping-rdma-1/ping_write.c" \
-		"### added: ping-rdma-2/read_resources.c (in ping-rdma-2, not in ping-rdma-1)" \
+		"### replaces ping-sr-0/no_reads.c: ping-rdma-2/read_resources.c, shown whole" \
 		"### added: ping-rdma-2/read_resources.h (in ping-rdma-2, not in ping-rdma-1)"
 	headings_are blast-sr-2 blast-rdma-1 \
 		"### changes: blast-rdma-1/blast_write.c in place of blast-sr-2/blast.c" \
-		"### added: ping-rdma-1/remote_memory.c (in blast-rdma-1, not in blast-sr-2)" \
+		"### replaces ping-sr-0/sends_only.c: ping-rdma-1/remote_memory.c, shown whole" \
 		"### added: ping-rdma-1/notice.c (in blast-rdma-1, not in blast-sr-2)" \
 		"### replaces ping-sr-0/completions_busy.c: blast-rdma-1/completions_batch.c, shown whole" \
 		"### added: ping-rdma-1/memory_wire.h (in blast-rdma-1, not in blast-sr-2)" \
@@ -120,7 +120,7 @@ test_each_stage_tells_editors_the_files_it_compiles() {
 	assert_output "$json" "-DOUR_STAGE=.*ping-sr-3"
 	assertFalse "ping-sr-3 is not told of busy polling" \
 		"has_line '$json' 'completions_busy'"
-	assertEquals "ping-sr-3 compiles 20 files" 20 \
+	assertEquals "ping-sr-3 compiles 22 files" 22 \
 		"$(grep -c '"file":' "$json")"
 }
 
