@@ -3,8 +3,10 @@
 # The single files: each program of each stage in one C file that a
 # newcomer can copy and build with cc alone (make -C STAGE single, which
 # make check runs first). Each single client and server run together over
-# the real device, verified and valgrind clean; and a single client talks
-# to the kit's own server. (What each file holds: test_single_files.sh.)
+# the real device, verified and valgrind clean; and each works with the
+# kit's own programs both ways: a single client with the kit's server,
+# the kit's client with a single server. (What each file holds:
+# test_single_files.sh.)
 . "$(dirname "$0")/lib.sh"
 
 STAGES=${OUR_SINGLE_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
@@ -15,18 +17,30 @@ LIMIT=${OUR_VALGRIND_LIMIT:-300}
 
 # pair_run KIND.STAGE: a short verified run of STAGE. KIND single: the
 # single server and client, both under memcheck; KIND mixed: the single
-# client against the kit's own server.
+# client against the kit's own server; KIND reverse: the kit's client
+# against the single server.
 pair_run() {
-	local stage=${1#*.} server=${1#*.}/single told=()
+	local stage=${1#*.} server=${1#*.}/single client=${1#*.}/single
+	local told=()
 
 	whole_run_args "$stage"
 	[ "$stage" = ping-sr-0 ] && told=(-c 20 -s 1000)
 	case $1 in
 	single.*) export OUR_UNDER_VALGRIND=1 ;;
 	mixed.*) server=$stage ;;
+	reverse.*) client=$stage ;;
 	esac
+	# The single files leave out -x: only the report's first line is
+	# checked.
+	if [[ $client = */single ]]; then
+		local arg args=()
+		for arg in "${WHOLE_ARGS[@]}"; do
+			[ "$arg" = -x ] || args+=("$arg")
+		done
+		WHOLE_ARGS=("${args[@]}")
+	fi
 	start_server "$server" "${told[@]}" || return
-	run_client "$stage/single" "${WHOLE_ARGS[@]}"
+	run_client "$client" "${WHOLE_ARGS[@]}"
 	wait_server
 	save_statuses
 }
@@ -61,14 +75,25 @@ pairs_of() {
 test_single_send_recv_programs_run_verified_and_valgrind_clean() {
 	require_rdma || return 0
 	# shellcheck disable=SC2046
-	at_once pair_run check_pair_run $(pairs_of sr) mixed.ping-sr-4 \
-		mixed.blast-sr-2
+	at_once pair_run check_pair_run $(pairs_of sr)
 }
 
 test_single_rdma_programs_run_verified_and_valgrind_clean() {
 	require_rdma || return 0
 	# shellcheck disable=SC2046
 	at_once pair_run check_pair_run $(pairs_of rdma)
+}
+
+# Each single program with the kit's own: a single client with the kit's
+# server, the kit's client with a single server, every stage, natively.
+test_single_programs_work_with_the_kits_both_ways() {
+	require_rdma || return 0
+	local stage pairs=()
+
+	for stage in $STAGES; do
+		pairs+=("mixed.$stage" "reverse.$stage")
+	done
+	at_once pair_run check_pair_run "${pairs[@]}"
 }
 
 . shunit2
