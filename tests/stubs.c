@@ -9,9 +9,10 @@
 #include "report.h"
 
 /* Asked of a failed work completion; none happens here. */
-bool our_connection_lost(struct our_control *control)
+bool our_connection_lost(struct our_control *control, unsigned int wait_ms)
 {
 	(void)control;
+	(void)wait_ms;
 	return false;
 }
 

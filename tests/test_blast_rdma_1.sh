@@ -57,12 +57,13 @@ test_statistics_show_the_chains_and_the_completions_per_poll() {
 	wait_server
 	assertEquals "client; $(cat "$out")" 0 "$CLIENT_STATUS"
 	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
-	assert_output "$out" "^client: posting: [0-9]+ work requests in [0-9]+ ibv_post_send calls; RDMA writes per chain: 1: [0-9]+, 2-3: [0-9]+, 4-7: [0-9]+, 8-15: [0-9]+, 16\\+: 0\$"
-	# Work requests: the 1000 writes, a notice per chain, the first
-	# notice (its own call).
-	calls=$(sed -En 's/^client: posting: [0-9]+ work requests in ([0-9]+) .*/\1/p' "$out")
+	assert_output "$out" "^client: posting: [0-9]+ ibv_post_send calls, [0-9]+ work requests; RDMA writes per chain: 1: [0-9]+, 2-3: [0-9]+, 4-7: [0-9]+, 8-15: [0-9]+, 16\\+: 0\$"
+	# The calls: the first notice (a call of its own), then a chain a
+	# call. The chains' work requests: the 1000 writes, and a notice
+	# each.
+	calls=$(sed -En 's/^client: posting: ([0-9]+) ibv_post_send calls.*/\1/p' "$out")
 	chains=$((calls - 1))
-	assert_output "$out" "^client: posting: $((1000 + chains + 1)) work requests in $calls ibv_post_send calls"
+	assert_output "$out" "^client: posting: $calls ibv_post_send calls, $((1000 + chains)) work requests;"
 	# At most 8 writes a chain: 125 chains or more for 1000.
 	assertTrue "chains of at most 8 writes: $chains chains" \
 		"[ $chains -ge 125 ]"
@@ -72,10 +73,30 @@ test_statistics_show_the_chains_and_the_completions_per_poll() {
 		sum=$((sum + $(bucket "$out" client 'batch polling' "${name/+/\\+}")))
 	done
 	calls=$(sed -En 's/^client: batch polling: ([0-9]+) ibv_poll_cq calls.*/\1/p' "$out")
-	empty=$(sed -En 's/.* ([0-9]+) found nothing;.*/\1/p' "$out")
+	# With no call that found nothing, that count is left out.
+	empty=$(sed -En 's/^client: batch polling: .* ([0-9]+) found nothing;.*/\1/p' "$out")
 	assertEquals "calls that found completions: $(grep polling "$out")" \
-		"$((calls - empty))" "$sum"
-	assert_output "$WORK/server.out" "^server: ring: 1000 slots given back to the client\$"
+		"$((calls - ${empty:-0}))" "$sum"
+	assert_output "$WORK/server.out" "^server: flow control: 1000 slots given back\$"
+}
+
+# The agent's notices go out from send slots of their own, and a slot is
+# taken again only once the send from it has completed: until then the
+# adapter may still read it. A fault loaded into the server holds each
+# send's completion back 20 ms, so that every slot is soon busy: the
+# agent must wait for one to be free, and never post into a busy one (the
+# fault would say so).
+test_the_agent_takes_a_notice_slot_again_only_once_its_send_completed() {
+	require_rdma || return 0
+
+	OUR_SEND_DELAY_MS=20 LD_PRELOAD=$KIT/tests/slow-sends.so \
+		start_server "$STAGE" || return
+	run_client "$STAGE" -v -b 2 -c 200
+	wait_server
+	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_no_output "$WORK/server.out" "^slow-sends: "
+	assert_output "$WORK/server.out" "^server: 200 messages of 64 bytes in "
 }
 
 # Flow control without the agent's CPU: once the agent is stopped, the
@@ -134,7 +155,7 @@ test_a_ring_closed_to_remote_writes_is_explained() {
 	assertEquals "client; $(cat "$WORK/client.out")" 1 "$CLIENT_STATUS"
 	assertNotEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
-		"^client: RDMA write failed: remote access error"
+		"^client: work request failed: remote access error"
 	assert_output "$WORK/client.out" \
 		"^client: [0-9.:]+ refused our RDMA write: the rkey or address it advertised is wrong, or its memory is not registered for this remote access\$"
 }

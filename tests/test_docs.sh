@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: MIT
 # What the READMEs and the lab guide name is there: every `make diff`
 # they mention prints a diff, every suite and test they cite exists,
-# every file of the kit they name and every link exists, and every
-# counters line they show (-x) is one the code can print. (Their
-# commands are run by test_readmes.sh, in the lab.) These read files and
-# run make; no device is needed, so make check runs them on the host.
+# every file of the kit they name and every link exists, every counters
+# line they show (-x) is one the code can print, and every function a
+# stage's "Read in this order" list names is defined in the file it
+# gives. (Their commands are run by test_readmes.sh, in the lab.) These
+# read files and run make; no device is needed, so make check runs them
+# on the host.
 # tests/run: host
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readmes.sh"
@@ -76,13 +78,21 @@ test_cited_suites_and_tests_exist() {
 	fail_each <"$WORK/why"
 }
 
+# build_output PATH: PATH, from the kit's top, is what a build makes (git
+# ignores it: labs/guide/build/, a stage's single/), which a README may
+# name before it is built.
+build_output() {
+	git -C "$KIT" rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+		git -C "$KIT" check-ignore -q -- "$1"
+}
+
 test_named_files_and_links_exist() {
 	local readme kind name dir
 
 	while read -r readme kind name; do
 		dir=${readme%"${readme##*/}"}
 		case $kind in
-		path) [ -e "$KIT/$name" ] ||
+		path) [ -e "$KIT/$name" ] || build_output "$name" ||
 			fail "$readme names $name, which does not exist" ;;
 		source) [ -e "$KIT/$dir$name" ] || compgen -G "$KIT/*/$name" >/dev/null ||
 			fail "$readme names $name, in no folder of the kit" ;;
@@ -105,8 +115,8 @@ test_named_files_and_links_exist() {
 	}
 	{
 		# Files of the kit in backquotes: ping-sr-0/client.c, ./devices/devices,
-		# ping-rdma-1/ping_write.c.
-		each("path", "`(\\./)?(common|tests|labs|devices|[a-z]+-(sr|rdma)-[0-9]+)/[A-Za-z0-9_./-]*`", 1)
+		# ping-rdma-1/ping_write.c, atomic-1/shared.h.
+		each("path", "`(\\./)?(common|tests|labs|devices|[a-z]+(-[a-z]+)*-[0-9]+)/[A-Za-z0-9_./-]*`", 1)
 		# Sources by bare name: of the stage, or a piece of any stage.
 		each("source", "`[A-Za-z0-9_]+\\.[ch]`", 1)
 		# Links to files of the kit, from the folder of the README.
@@ -115,48 +125,163 @@ test_named_files_and_links_exist() {
 }
 
 # The counters the programs print with -x, as README samples show them.
-# What ping-sr-3/cq_events.c and ping-sr-0/completions_busy.c count makes these
-# hold whatever the run: every empty first poll is followed by a second
-# poll, and at most one sleep (a poll() call); a sleep takes at most one
-# event; events are acknowledged 16 at a time, the rest (fewer than 16)
-# after the report. An exercise's README is left out: it shows what its
-# starter, wrong on purpose, prints.
+# What ping-sr-3/cq_events.c, ping-sr-4/completions_poll.c and the busy
+# polling pieces count makes these hold whatever the run: every empty
+# first poll is followed by a second poll, and at most one sleep (a
+# poll() call); a sleep takes at most one event; a poll that found
+# nothing is one of the polls. Each count is read by its name, wherever
+# it stands on the line. An exercise's README is left out: it shows what
+# its starter, wrong on purpose, prints.
 test_counters_lines_shown_are_possible() {
 	(cd "$KIT" && awk '
 		function check(ok, why) {
 			if (!ok)
 				printf "%s line %d: %s: %s\n", FILENAME, FNR, why, $0
 		}
+		# count[what]: the counts of the line, by what they count.
+		function read_counts(text,    n, item, i, what) {
+			delete count
+			sub(/;.*/, "", text)
+			n = split(text, item, /, /)
+			for (i = 1; i <= n; i++) {
+				if (match(item[i], /^[0-9]+ /)) {
+					what = substr(item[i], RLENGTH + 1)
+					count[what] = substr(item[i], 1, RLENGTH - 1) + 0
+				}
+			}
+		}
 		FILENAME ~ /^labs\/exercises\// { next }
-		/[0-9]+ ibv_poll_cq calls, [0-9]+ first polls found nothing/ {
+		/completion channel: [0-9]+ ibv_poll_cq calls, / {
 			text = $0
-			sub(/.*: /, "", text)
-			n = split(text, word, /[ ,]+/)
-			polls = word[1]; empty = word[4]; events = word[9]
-			acked = word[12]; calls = n >= 16 ? word[14] : ""
+			sub(/.*completion channel: /, "", text)
+			read_counts(text)
+			polls = count["ibv_poll_cq calls"]
+			empty = count["first polls found nothing"]
+			events = count["events received"]
 			check(2 * empty <= polls,
 				"each empty first poll is followed by a second one")
 			check(events <= empty,
 				"at most one event per empty first poll")
-			if (calls != "") {
+			if ("poll() calls" in count) {
+				calls = count["poll() calls"]
 				check(calls <= empty,
 					"at most one poll() call per empty first poll")
 				check(events <= calls,
 					"at most one event per poll() call")
 			}
-			check(acked <= events && events - acked < 16 &&
-				acked % 16 == 0,
-				"events are acknowledged 16 at a time")
 		}
-		/busy polling: [0-9]+ ibv_poll_cq calls, [0-9]+ found nothing/ {
+		/(busy|batch) polling: [0-9]+ ibv_poll_cq calls, / {
 			text = $0
-			sub(/.*busy polling: /, "", text)
-			split(text, word, /[ ,]+/)
-			check(word[4] + 0 <= word[1] + 0,
+			sub(/.*(busy|batch) polling: /, "", text)
+			read_counts(text)
+			check(count["found nothing"] <= count["ibv_poll_cq calls"],
 				"no more empty polls than polls")
 		}
 	' "${READMES[@]}") >"$WORK/why"
 	fail_each <"$WORK/why"
+}
+
+# definitions FILE...: print "FILE NAME" for each function that FILE
+# defines: a line in column 0 that names it before "(", its parameters,
+# then a line "{" (kernel style). A call is indented, and a prototype
+# ends with ";": neither is a definition.
+definitions() {
+	awk '
+		FNR == 1 { candidate = "" }
+		/^[A-Za-z_]/ && match($0, /[A-Za-z_][A-Za-z0-9_]*\(/) {
+			candidate = substr($0, RSTART, RLENGTH - 1)
+			lines = 0
+		}
+		candidate != "" {
+			if (/^\{/) {
+				print FILENAME, candidate
+				candidate = ""
+			} else if (/;[ \t]*$/ || ++lines > 10) {
+				candidate = ""
+			}
+		}
+	' "$@"
+}
+
+# The functions a stage's "Read in this order" list names, each with the
+# file that holds it: "`our_await_transfers` (common/posting.c)", or
+# several of one file: "`our_sge`, `our_qp_attr` (common/posting.c)".
+# Every pair is true: the file is one that the README's stage compiles,
+# and it defines the function (a definition, not a call or a
+# prototype). Every function of the kit that the list names (our_*,
+# main) comes with its file, and every stage's README has such a list.
+test_reading_orders_name_functions_where_they_are_defined() {
+	local readme name file dir
+	declare -A compiled=()
+
+	(cd "$KIT" && for dir in */; do
+		dir=${dir%/}
+		case $dir in common | labs | slides | tests) continue ;; esac
+		[ -f "$dir/Makefile" ] && [ -f "$dir/README.md" ] || continue
+		grep -q '^## Read in this order' "$dir/README.md" ||
+			echo "$dir/README.md has no \"Read in this order\" list"
+	done) >"$WORK/why"
+	fail_each <"$WORK/why"
+	readmes_awk '
+	/^## / { reading = $0 ~ /^## Read in this order/ }
+	/^#/ { next }
+	!reading { next }
+	{
+		text = $0
+		group = "(`[A-Za-z_][A-Za-z0-9_]*(\\(\\))?`(, | and |, and ))*" \
+			"`[A-Za-z_][A-Za-z0-9_]*(\\(\\))?` \\([a-z0-9_./-]+\\.[ch]\\)"
+		while (match(text, group)) {
+			pairs = substr(text, RSTART, RLENGTH)
+			text = substr(text, 1, RSTART - 1) " " \
+				substr(text, RSTART + RLENGTH)
+			file = pairs
+			sub(/.* \(/, "", file)
+			sub(/\)$/, "", file)
+			sub(/ \([^ ]*\)$/, "", pairs)
+			n = split(pairs, names, /(, and |, | and )/)
+			for (i = 1; i <= n; i++) {
+				name = names[i]
+				gsub(/[`()]/, "", name)
+				print FILENAME, name, file
+			}
+		}
+		# What is left names no file: a function of the kit there is
+		# one the reader cannot find.
+		while (match(text, /`(our_[A-Za-z0-9_]*|main)(\(\))?`/)) {
+			print FILENAME, "-", substr(text, RSTART + 1, RLENGTH - 2)
+			text = substr(text, RSTART + RLENGTH)
+		}
+	}' >"$WORK/pairs"
+	# Every function the named files define, read once.
+	local files=()
+	mapfile -t files < <(cd "$KIT" && awk '$2 != "-" { print $3 }' \
+		"$WORK/pairs" | sort -u | while read -r file; do
+			[ -f "$file" ] && echo "$file"
+		done)
+	(cd "$KIT" && definitions "${files[@]}" </dev/null) >"$WORK/defined"
+	declare -A defined=()
+	while read -r file name; do
+		defined["$name $file"]=1
+	done <"$WORK/defined"
+	while read -r readme name file; do
+		if [ "$name" = - ]; then
+			fail "$readme names $file in its reading order without the file that holds it"
+			continue
+		fi
+		if [ ! -f "$KIT/$file" ]; then
+			fail "$readme: $name ($file): no such file"
+			continue
+		fi
+		dir=${readme%/README.md}
+		if [ "$dir" != "$readme" ] && [ -f "$KIT/$dir/Makefile" ]; then
+			[ -n "${compiled[$dir]:-}" ] || compiled[$dir]=" $(make -s \
+				-C "$KIT/$dir" files 2>/dev/null | tr '\n' ' ') "
+			[[ ${compiled[$dir]} == *" $KIT/$file "* ]] ||
+				fail "$readme: $name ($file): $dir does not compile $file"
+		fi
+		[ -n "${defined["$name $file"]:-}" ] ||
+			fail "$readme: $name ($file): $file does not define $name"
+	done <"$WORK/pairs"
 }
 
 . shunit2

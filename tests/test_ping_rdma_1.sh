@@ -32,7 +32,7 @@ test_trace_shows_the_memory_each_side_advertised() {
 	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
 	for side in client server; do
 		assert_output "$WORK/$side.out" \
-			"^$side: remote buffers: 100 bytes at $hex, rkey $hex\$"
+			"^$side: advertising 100 bytes at $hex, rkey $hex\$"
 		assert_output "$WORK/$side.out" \
 			"^$side: [0-9.:]+'s memory: 100 bytes at $hex, rkey $hex\$"
 		assert_output "$WORK/$side.out" \

@@ -37,14 +37,28 @@ test_trace_shows_the_read_resources_and_the_reads() {
 	done
 	# The client's buffer holds the ping and the pong; the agent's one.
 	assert_output "$WORK/client.out" \
-		"^client: remote buffers: 200 bytes at $hex, rkey $hex\$"
+		"^client: advertising 200 bytes at $hex, rkey $hex\$"
 	assert_output "$WORK/server.out" \
-		"^server: remote buffers: 100 bytes at $hex, rkey $hex\$"
+		"^server: advertising 100 bytes at $hex, rkey $hex\$"
 	assertEquals "the client's reads" 50 \
 		"$(count "$WORK/client.out" "^client: ibv_post_send RDMA read slot 1, 100 bytes -> 0\$")"
 	assertEquals "the agent's reads" 50 \
 		"$(count "$WORK/server.out" "^server: ibv_post_send RDMA read slot 0, 100 bytes -> 0\$")"
 	assert_output "$WORK/client.out" "^client: latency us: min "
+}
+
+# ibv_query_device returns its error number, and leaves errno alone: a
+# fault loaded into the client makes it fail with EOPNOTSUPP and errno 0.
+# The client says which error it was, not errno's "Success".
+test_a_failed_device_query_names_its_error() {
+	require_rdma || return 0
+
+	# It fails before it connects: no server is needed.
+	OUR_DEVICE_FAULT=query-fails LD_PRELOAD=$KIT/tests/device-fault.so \
+		run_program "$KIT/$STAGE/client" -a "$ADDR" -p "$PORT" -c 10
+	assertEquals "client; $(cat "$WORK/program.out")" 1 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^client: ibv_query_device: Operation not supported\$"
 }
 
 # The target of a read takes no part either: its adapter answers, and

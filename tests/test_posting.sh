@@ -110,6 +110,21 @@ test_a_send_found_wrong_is_given_up_and_the_next_goes_on() {
 		"^wr-abort: the next send came back from ibv_wr_complete\$"
 }
 
+# A provider without the ibv_wr_* interface (a fault makes
+# rdma_create_qp_ex fail with EOPNOTSUPP): ping-wr-1 says so plainly, and
+# fails before it connects.
+test_a_provider_without_ibv_wr_is_named() {
+	require_rdma || return 0
+
+	OUR_DEVICE_FAULT=no-wr LD_PRELOAD=$KIT/tests/device-fault.so \
+		run_program "$KIT/ping-wr-1/client" -a "$ADDR" -p "$PORT" -c 5
+	assertEquals "client; $(cat "$WORK/program.out")" 1 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^client: rdma_create_qp_ex RC .*: Operation not supported\$"
+	assert_output "$WORK/program.out" \
+		"^client: this device's provider has no ibv_wr_\\* interface: the extended queue pair needs one\$"
+}
+
 # Both sides of ping-wr-1 under memcheck, in a run that Ctrl-C ends.
 test_ping_wr_1_under_memcheck() {
 	require_rdma || return 0

@@ -39,6 +39,21 @@ test_eight_subscribers_at_once_each_get_every_publication() {
 		"[ '$(published)' -ge 300 ]"
 }
 
+# -b 1: one read in flight, and the two receives a subscriber keeps
+# posted (its agent's advertisement and its notices) fit its receive
+# queue, which the buffer plan sizes, not -b.
+test_a_subscriber_with_one_buffer() {
+	require_rdma || return 0
+
+	start_server "$STAGE" || return
+	run_client "$STAGE" -v -b 1 -c 100
+	wait_server
+	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" \
+		"^client: 100 publications of 64 bytes in $NUMBER s\$"
+}
+
 # The subscriber reads what the agent told of, -b reads a chain: -x shows
 # how many publications each notice told of, and the agent reports the
 # count the subscriber's last notice gave.
@@ -51,7 +66,7 @@ test_a_subscriber_reads_what_each_notice_tells_of() {
 	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
 	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
-		"^client: publications the agent's notices told of: 1: [0-9]+, 2-3: [0-9]+, 4-7: [0-9]+, 8-15: [0-9]+, 16\\+: [0-9]+\$"
+		"^client: subscriber: publications the agent's notices told of: 1: [0-9]+, 2-3: [0-9]+, 4-7: [0-9]+, 8-15: [0-9]+, 16\\+: [0-9]+\$"
 	assert_output "$WORK/server.out" \
 		"^server: 1000 publications of 64 bytes in $NUMBER s\$"
 }

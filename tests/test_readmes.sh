@@ -46,8 +46,14 @@
 #   function (`test_*`) it cites is defined in a suite cited in the same
 #   paragraph.
 # - Every file of the kit a README names in backquotes, and every link,
-#   exists.
+#   exists (a build output, which git ignores, may be named before it is
+#   built).
 # - Every counters line a README shows (-x) is one the code can print.
+# - Every stage's README has a "Read in this order" list, and every
+#   function it names comes with the file that holds it, in the form
+#   "`our_await_transfers` (common/posting.c)", or several of one file,
+#   "`our_sge` and `our_qp_attr` (common/posting.c)": a file the stage
+#   compiles, which defines the function.
 #
 # The READMEs use the lab's address, 192.0.2.1; on a host with its own
 # RDMA device the suite puts that host's address in its place.

@@ -58,7 +58,7 @@ test_failures_under_valgrind() {
 		assert_ended "$stage.no-server" 1 "no server listens"
 	done
 	assert_ended bad-name 1 "cannot resolve .no-such-host.invalid."
-	assert_ended bad-usage 2 "count must be 1 to"
+	assert_ended bad-usage 2 "-c must be 1 to"
 	assert_ended devices 0 "${DEVICE:-.}"
 }
 
