@@ -73,9 +73,11 @@ symptom() {
 				*" round trips of "* | *" messages of "* | \
 				*": latency "* | *": rate: "* | *": cpu: "* | \
 				*": busy polling: "* | *": completion channel: "* | \
-				*": flow control: "* | *": cm thread"* | \
-				*": rdma_destroy_"* | *": private data: "* | \
-				*": connection request from "* | *": adopting "* | \
+				*": flow control: "* | *": posting: "* | \
+				*": cm thread"* | *": rdma_destroy_"* | \
+				*": private data: "* | *": adopting "* | \
+				*": connection request from "* | \
+				*": advertising "* | *"'s memory: "* | \
 				"checker: "* | "")
 				continue ;;
 			esac

@@ -8,41 +8,30 @@
  *
  * Arm the CQ (ibv_req_notify_cq): its next completion then raises an
  * event on the channel. Sleep until the channel's fd is readable, take
- * the event (ibv_get_cq_event, in cq_events.c, which also acknowledges
- * events in batches) and poll the CQ for the completion. The sleep looks
- * up every OUR_LOOKUP_MS to see whether the CM thread saw the peer go;
- * Ctrl-C cuts it short at once (EINTR).
+ * the event (see cq_events.c) and poll the CQ for the completion. The
+ * sleep looks up every OUR_LOOKUP_MS to see whether the CM piece saw the
+ * peer go, or Ctrl-C came; Ctrl-C cuts it short at once (EINTR) when this
+ * thread is the one that takes it. The CPU rests while it waits, at the
+ * price of a wake-up per completion.
  */
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
 
+#include "cm_events.h"
 #include "completions.h"
-#include "connection.h"
 #include "cq_events.h"
+#include "instruments.h"
 #include "posting.h"
 #include "report.h"
 
 /* How often a sleep looks up to check for a disconnect. */
 #define OUR_LOOKUP_MS 200
 
-int our_setup_completions(struct our_control *control)
+int our_prepare_cq_channel(struct ibv_comp_channel *channel)
 {
-	return our_create_completion_channel(control);
-}
-
-/*
- * Take one completion off the CQ into wc, counting the poll: 1, 0 when
- * the CQ is empty, or -1 (reported).
- */
-static int poll_cq(struct our_control *control, struct ibv_wc *wc)
-{
-	int found = ibv_poll_cq(control->cq, 1, wc);
-
-	control->counters.polls++;
-	if (found < 0)
-		our_error("ibv_poll_cq: failed with %d", found);
-	return found;
+	(void)channel; /* reading it blocks until an event comes */
+	return 0;
 }
 
 /* Arm the CQ: its next completion raises an event. Returns 0 or -1. */
@@ -50,13 +39,7 @@ static int arm_cq(struct our_control *control)
 {
 	int ret = ibv_req_notify_cq(control->cq, 0);
 
-	if (ret) {
-		our_verb_error(ret, "ibv_req_notify_cq");
-		return -1;
-	}
-	/* Traced only with -T: it happens on every wait. */
-	our_trace(2, "ibv_req_notify_cq -> 0");
-	return 0;
+	return our_verb_error(ret, "ibv_req_notify_cq") ? -1 : 0;
 }
 
 /*
@@ -65,9 +48,9 @@ static int arm_cq(struct our_control *control)
  * to see whether the wait must end (see our_wait_must_end). Returns 0,
  * or -1 (reported, or control->end says why).
  */
-static int sleep_until_event(struct our_control *control, uint64_t *give_up)
+static int sleep_until_event(struct our_control *control)
 {
-	struct pollfd channel = { .fd = control->completion_channel->fd,
+	struct pollfd channel = { .fd = control->cq->channel->fd,
 				  .events = POLLIN };
 	int ret;
 
@@ -80,15 +63,14 @@ static int sleep_until_event(struct our_control *control, uint64_t *give_up)
 		}
 		if (ret > 0)
 			return our_take_cq_event(control);
-		/* Has the CM thread seen the peer go, or did Ctrl-C come? */
-		if (our_wait_must_end(control, give_up))
+		/* Has the CM piece seen the peer go, or did Ctrl-C come? */
+		if (our_wait_must_end(control))
 			return -1;
 	}
 }
 
 int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 {
-	uint64_t give_up = 0;
 	int found;
 
 	for (;;) {
@@ -96,18 +78,16 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 		 * event, then take that completion. */
 		if (arm_cq(control))
 			return -1;
-		if (sleep_until_event(control, &give_up))
+		if (sleep_until_event(control))
 			return -1;
-		found = poll_cq(control, wc);
+		found = ibv_poll_cq(control->cq, 1, wc);
+		our_tally(control, "completion channel", "ibv_poll_cq calls",
+			  1);
 		if (found > 0)
 			return our_check_wc(control, wc);
-		if (found < 0)
+		if (found < 0) {
+			our_error("ibv_poll_cq: failed with %d", found);
 			return -1;
-		control->counters.empty_polls++;
+		}
 	}
-}
-
-void our_print_completion_counters(const struct our_control *control)
-{
-	our_print_cq_event_counters(control, "completion channel");
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * buffers.c - registered memory, and the data that fills it.
+ * buffers.c - the protection domain, the memory registered in it, and the
+ * data that fills it.
  *
  * bug-recv-access, a bug hunt: this is a copy of common/buffers.c with
  * one mistake in it, built in place of common's (see README.md).
@@ -10,17 +11,31 @@
 #include <stdlib.h>
 
 #include "buffers.h"
+#include "instruments.h"
 #include "report.h"
 
-/*
- * Allocate slots * slot_size bytes and register them with the least
- * access they need: the remote access given (0 for send/recv, which needs
- * nothing remote). Returns 0, or -1 with nothing left.
- */
-static int register_buffers(struct our_control *control,
-			    struct our_buffers *buffers, uint32_t slots,
-			    uint32_t slot_size, unsigned int remote_access,
-			    const char *what)
+int our_create_pd(struct our_control *control)
+{
+	/* The adapter gives us a domain: only objects in it work together. */
+	control->pd = ibv_alloc_pd(control->cm_id->verbs);
+	if (our_verb_failed(!control->pd, "ibv_alloc_pd %s",
+			  ibv_get_device_name(control->cm_id->verbs->device)))
+		return -1;
+	return 0;
+}
+
+void our_destroy_pd(struct our_control *control)
+{
+	int ret = ibv_dealloc_pd(control->pd);
+
+	our_verb_error(ret, "ibv_dealloc_pd");
+	control->pd = NULL;
+}
+
+int our_register_buffers(struct our_control *control,
+			 struct our_buffers *buffers, uint32_t slots,
+			 uint32_t slot_size, unsigned int access,
+			 const char *what)
 {
 	size_t length = (size_t)slots * slot_size;
 
@@ -31,75 +46,69 @@ static int register_buffers(struct our_control *control,
 	 * uninitialised if they had never been written by us. */
 	buffers->data = calloc(1, length);
 	if (!buffers->data) {
-		our_error("cannot allocate %zu bytes for the %s buffers",
-			  length, what);
+		our_error("no memory for %zu bytes of %s buffers", length,
+			  what);
 		return -1;
 	}
+	/* excerpt register */
+	/* The adapter pins the pages and gives us a key to name them by. */
+	buffers->mr = ibv_reg_mr(control->pd, buffers->data, length,
+				 (int)access);
+	if (our_verb_failed(!buffers->mr, "ibv_reg_mr %s %zu bytes", what,
+			    length)) {
+		our_explain_reg_mr_failure();
+		free(buffers->data);
+		buffers->data = NULL;
+		return -1;
+	}
+	/* end excerpt register */
+	our_trace(2, "%s buffers: lkey 0x%x", what, buffers->mr->lkey);
 	buffers->slot_size = slot_size;
 	buffers->slots = slots;
-
-	/* The adapter pins the pages and gives us a key to name them by;
-	 * no other access flags, since no peer reads or writes them. */
-	buffers->mr = ibv_reg_mr(control->pd, buffers->data, length,
-				 remote_access);
-	if (our_verb_null(buffers->mr, "ibv_reg_mr %s %zu bytes", what,
-			  length)) {
-		if (errno == ENOMEM)
-			our_error("hint: pinned memory is limited by "
-				  "'ulimit -l'; raise it (e.g. unlimited)");
-		goto out_free;
-	}
-	if (remote_access)
-		our_trace(1, "%s buffers: %zu bytes at 0x%" PRIxPTR ", rkey 0x%x",
-			  what, length, (uintptr_t)buffers->data,
-			  buffers->mr->rkey);
-	else
-		our_trace(2, "%s buffers: lkey 0x%x", what, buffers->mr->lkey);
 	return 0;
-
-out_free:
-	free(buffers->data);
-	*buffers = (struct our_buffers){ 0 };
-	return -1;
 }
 
-static void deregister_buffers(struct our_buffers *buffers, const char *what)
+void our_explain_reg_mr_failure(void)
+{
+	if (errno == ENOMEM)
+		our_error("hint: pinned memory is limited by 'ulimit -l'; "
+			  "raise it (e.g. unlimited)");
+}
+
+void our_deregister_buffers(struct our_buffers *buffers, const char *what)
 {
 	int ret;
 
 	if (!buffers->mr)
 		return;
+	/* The adapter forgets the key and unpins the pages. */
 	ret = ibv_dereg_mr(buffers->mr);
 	our_verb_error(ret, "ibv_dereg_mr %s", what);
 	free(buffers->data);
 	*buffers = (struct our_buffers){ 0 };
 }
 
-int our_setup_buffers(struct our_control *control, struct our_buffer_plan plan)
+int our_setup_buffers(struct our_control *control,
+		      const struct our_buffer_plan *plan)
 {
-	if (register_buffers(control, &control->send, plan.send_slots,
-			     plan.send_size, 0, "send"))
+	/* The least access: send/recv needs nothing remote, and the
+	 * adapter reads any memory we registered, so no access flags. */
+	if (our_register_buffers(control, &control->send, plan->send_slots,
+				 plan->send_size, 0, "send") ||
+	    our_register_buffers(control, &control->recv, plan->recv_slots,
+				 plan->recv_size, 0, "receive")) {
+		our_unsetup_buffers(control);
 		return -1;
-	if (register_buffers(control, &control->recv, plan.recv_slots,
-			     plan.recv_size, 0, "receive"))
-		goto out_deregister_send;
-	if (register_buffers(control, &control->remote, plan.remote_slots,
-			     plan.remote_size, plan.remote_access, "remote"))
-		goto out_deregister_recv;
+	}
+	control->send_depth = plan->sends;
+	control->recv_depth = plan->recv_slots;
 	return 0;
-
-out_deregister_recv:
-	deregister_buffers(&control->recv, "receive");
-out_deregister_send:
-	deregister_buffers(&control->send, "send");
-	return -1;
 }
 
 void our_unsetup_buffers(struct our_control *control)
 {
-	deregister_buffers(&control->remote, "remote");
-	deregister_buffers(&control->recv, "receive");
-	deregister_buffers(&control->send, "send");
+	our_deregister_buffers(&control->recv, "receive");
+	our_deregister_buffers(&control->send, "send");
 }
 
 char *our_slot(const struct our_buffers *buffers, uint32_t i)
@@ -131,4 +140,13 @@ bool our_verify_data(const char *data, uint32_t size, uint64_t sequence)
 		}
 	}
 	return true;
+}
+
+bool our_pong_verified(const struct our_control *control, const char *pong,
+		       uint32_t number)
+{
+	if (!control->verify || our_verify_data(pong, control->size, number))
+		return true;
+	our_error("pong %u differs from its ping", number);
+	return false;
 }

@@ -13,39 +13,46 @@
  * channel, and a disconnect waits there unseen (ping-sr-2 adds a thread
  * that reads it).
  *
- * The four TODOs are yours. Until they are done the programs build, and
+ * The five TODOs are yours. Until they are done the programs build, and
  * fail at once.
  */
-#include <errno.h>
-
 #include "cm_events.h"
 #include "connection.h"
+#include "instruments.h"
+#include "interrupt.h"
 #include "report.h"
 
 /* Nobody reads the channel while the program waits for a completion. */
 const bool our_cm_sees_hang_up = false;
 
-int our_setup_cm_events(struct rdma_event_channel **channel)
+/* No -D: a timed run ends when the client hangs up, which the server
+ * would not see. */
+const struct our_option *const our_timed_options = NULL;
+
+int our_create_id(struct rdma_cm_id **id, void *context)
 {
 	/*
-	 * TODO 1: create the channel on which the CM will report the
-	 * events of our ids, into *channel, and trace it as the kit traces
-	 * a verb that returns a pointer (report.h). Return 0, or -1 when
-	 * it failed.
+	 * TODO 1: create an event channel, on which the CM will report the
+	 * events of the id, then the id on that channel, into *id, with
+	 * context, in RDMA_PS_TCP (cm_blocking.c creates one on no
+	 * channel). Check and trace each verb as the kit does (report.h:
+	 * our_verb_failed(!pointer, ...) for a verb that returns a
+	 * pointer). Return 0, or -1 with nothing left.
 	 */
-	*channel = NULL;
-	our_error("our_setup_cm_events: TODO 1 is not done yet");
+	(void)context;
+	*id = NULL;
+	our_error("our_create_id: TODO 1 is not done yet");
 	return -1;
 }
 
-void our_unsetup_cm_events(struct rdma_event_channel **channel)
+void our_destroy_id(struct rdma_cm_id **id)
 {
 	/*
-	 * TODO 2: destroy the channel, unless there is none (*channel is
-	 * NULL: the agent's, when no request came), trace it with
-	 * our_trace(1, ...), and leave *channel NULL.
+	 * TODO 2: destroy the id, then the channel it is on (every id on
+	 * it is gone by then), traced with our_trace(1, ...) since that
+	 * verb returns nothing; leave *id NULL.
 	 */
-	*channel = NULL;
+	*id = NULL;
 }
 
 int our_await_cm_event(struct our_control *control, int ret,
@@ -53,35 +60,66 @@ int our_await_cm_event(struct our_control *control, int ret,
 {
 	/*
 	 * TODO 3: the CM verb named verb was called on control->cm_id and
-	 * returned ret. When it failed, report it, as cm_blocking.c does.
-	 * Otherwise take its event from control->cm_channel, trace it,
-	 * keep its private data, check that it is expected with a status
-	 * of 0 (our_explain_cm_event says why not), and acknowledge it,
-	 * whether it was expected or not. Return 0 when it was.
+	 * returned ret. When it failed, it is reported here, as
+	 * cm_blocking.c does. Otherwise take its event from the id's
+	 * channel and trace it; check that it is expected with a status
+	 * of 0 (our_check_cm_event says in words why not), and
+	 * acknowledge it, whether it was expected or not. Return 0 when it
+	 * was.
 	 */
 	(void)expected;
-	if (our_verb_failed(ret, "%s %s", verb, control->peer_name))
+	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
+		our_explain_cm_failure(control->peer_name, NULL);
 		return -1;
+	}
 	our_error("%s: TODO 3 is not done yet", verb);
 	return -1;
 }
 
 int our_await_request(struct our_listener *listener,
-		      struct our_control *control)
+		      struct rdma_cm_event **event)
 {
 	/*
-	 * TODO 4: take a connection request from the listener's channel.
-	 * The event's id is the agent's end of the connection: put it into
-	 * control->cm_id, with control as its context, keep the private
-	 * data and acknowledge the event. Then give the agent a channel of
-	 * its own in control->cm_channel and move the id to it. When a step
-	 * fails, undo the ones before (our_destroy_id destroys the id) and
-	 * return -1.
+	 * TODO 4: take a connection request from the listener's channel
+	 * into *event, traced and checked as in TODO 3, and return 0. Do
+	 * not acknowledge it: the agent reads the client's private data
+	 * from it first (our_get_request in connection.c), then
+	 * our_take_request or our_drop_request gives it back. Anything
+	 * else is acknowledged, and -1 returned.
 	 */
 	(void)listener;
-	(void)control;
+	*event = NULL;
 	our_error("our_await_request: TODO 4 is not done yet");
 	return -1;
+}
+
+int our_take_request(struct our_control *control,
+		     struct rdma_cm_event *event)
+{
+	/*
+	 * TODO 5: the request's id, in control->cm_id, is the agent's end
+	 * of the connection from now on. Acknowledge the request, then
+	 * give the id a channel of its own and move it there, away from
+	 * the listener's. When a step fails, destroy the id (not the
+	 * listener's channel, where it may still be), leave
+	 * control->cm_id NULL, and return -1.
+	 */
+	our_error("our_take_request: TODO 5 is not done yet");
+	our_drop_request(control, event);
+	return -1;
+}
+
+void our_drop_request(struct our_control *control,
+		      struct rdma_cm_event *event)
+{
+	int ret;
+
+	/* Its event goes back before its id can go; the id is still on
+	 * the listener's channel, which stays. */
+	our_ack_cm_event(event);
+	ret = rdma_destroy_id(control->cm_id);
+	our_verb_failed(ret, "rdma_destroy_id");
+	control->cm_id = NULL;
 }
 
 int our_watch_connection(struct our_control *control)
@@ -90,9 +128,34 @@ int our_watch_connection(struct our_control *control)
 	return 0;
 }
 
-void our_unwatch_connection(struct our_control *control)
+void our_disconnect(struct our_control *control)
 {
-	(void)control;
+	int ret;
+
+	/* The disconnect's event, awaited in line, comes once the peer
+	 * answers, and the peer answers only once its own run is over:
+	 * nothing watches its connection either. After a run that Ctrl-C
+	 * cut short, the disconnect is left to rdma_destroy_id: it tells
+	 * the peer too, and does not wait. */
+	if (control->end == OUR_RUN_INTERRUPTED) {
+		our_trace(1, "no rdma_disconnect: %s would not answer",
+			  control->peer_name);
+		return;
+	}
+	/* The CM tells the peer we are going; our queue pair goes to the
+	 * error state and any work still posted is flushed. */
+	ret = rdma_disconnect(control->cm_id);
+	our_await_cm_event(control, ret, RDMA_CM_EVENT_DISCONNECTED,
+			   "rdma_disconnect");
+}
+
+bool our_wait_must_end(struct our_control *control)
+{
+	/* Only Ctrl-C can end a wait: the peer's going goes unseen. */
+	if (!our_interrupted())
+		return false;
+	control->end = OUR_RUN_INTERRUPTED;
+	return true;
 }
 
 bool our_peer_disconnected(struct our_control *control)
@@ -101,8 +164,9 @@ bool our_peer_disconnected(struct our_control *control)
 	return false;
 }
 
-bool our_connection_lost(struct our_control *control)
+bool our_connection_lost(struct our_control *control, unsigned int wait_ms)
 {
 	(void)control; /* nor can we tell why a completion failed */
+	(void)wait_ms;
 	return false;
 }
