@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "cm_channel.h"
 #include "cm_events.h"
 #include "connection.h"
 #include "exchange.h"
@@ -74,9 +75,7 @@ static int await_client(struct our_listener *listener)
 /* Start agent's thread. Returns 0, or -1 (reported). */
 static int start_agent(struct our_agent *agent)
 {
-	int ret = pthread_create(&agent->thread, NULL, serve, agent);
-
-	return our_verb_error(ret, "pthread_create agent") ? -1 : 0;
+	return our_start_thread(&agent->thread, serve, agent, "agent");
 }
 /* end excerpt start_agent */
 

@@ -108,7 +108,7 @@ int our_parse_options(const struct our_program *program, int argc,
 		const struct our_option *row = find_option(program, argv[i]);
 		char *field = (char *)options + (row ? row->field : 0);
 
-		if (strcmp(argv[i], "-h") == 0) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			print_usage(program, stdout);
 			return EXIT_SUCCESS;
 		}

@@ -60,9 +60,12 @@ static const char *check_private_data(const void *sent, uint8_t length,
 		return "its private data is too short";
 	memcpy(data, sent, sizeof(*data));
 	if (ntohl(data->magic) != OUR_PRIVATE_MAGIC ||
-	    data->version != OUR_PRIVATE_VERSION ||
-	    data->length < sizeof(*data))
+	    data->version != OUR_PRIVATE_VERSION)
 		return "its private data is not ours, or of another version";
+	/* The CM pads what a client sends on InfiniBand and RoCE: the
+	 * client's own length says how much it meant. */
+	if (data->length < sizeof(*data))
+		return "its private data is too short";
 	data->flags = ntohs(data->flags);
 	data->count = ntohl(data->count);
 	data->size = ntohl(data->size);
@@ -73,8 +76,7 @@ static const char *check_private_data(const void *sent, uint8_t length,
 		return "the count is out of range";
 	/* No count: the run ends when the client hangs up. */
 	if (data->count == 0 && !our_cm_sees_hang_up)
-		return "this server cannot see a client hang up, so a run "
-		       "needs a count";
+		return "this server cannot see a hang-up: a run needs a count";
 	if (data->size < 1 || data->size > OUR_MAX_SIZE)
 		return "the size is out of range";
 	if (data->buffers < 1 || data->buffers > OUR_MAX_BUFFERS)

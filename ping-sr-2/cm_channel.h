@@ -31,6 +31,13 @@ struct our_cm {
  */
 int our_prepare_channel(struct rdma_event_channel *channel);
 
+/*
+ * Start a thread running start(arg), with Ctrl-C and SIGTERM left to the
+ * main thread; what names it in messages. Returns 0, or -1 (reported).
+ */
+int our_start_thread(pthread_t *thread, void *(*start)(void *), void *arg,
+		     const char *what);
+
 /* Start watching control's connection, once control->cm is there.
  * Returns 0, or -1 (reported). */
 int our_start_watching(struct our_control *control);

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,12 +126,30 @@ static void *watch_events(void *arg)
 }
 /* end excerpt thread */
 
-int our_start_watching(struct our_control *control)
+int our_start_thread(pthread_t *thread, void *(*start)(void *), void *arg,
+		     const char *what)
 {
+	sigset_t interrupts, before;
 	int ret;
 
-	ret = pthread_create(&control->cm->thread, NULL, watch_events, control);
-	return our_verb_error(ret, "pthread_create cm thread") ? -1 : 0;
+	/* A new thread starts with its creator's signal mask: with Ctrl-C
+	 * and SIGTERM blocked there, they go to the main thread, whose
+	 * sleep they wake. */
+	sigemptyset(&interrupts);
+	sigaddset(&interrupts, SIGINT);
+	sigaddset(&interrupts, SIGTERM);
+	ret = pthread_sigmask(SIG_BLOCK, &interrupts, &before);
+	if (our_verb_error(ret, "pthread_sigmask"))
+		return -1;
+	ret = pthread_create(thread, NULL, start, arg);
+	pthread_sigmask(SIG_SETMASK, &before, NULL);
+	return our_verb_error(ret, "pthread_create %s", what) ? -1 : 0;
+}
+
+int our_start_watching(struct our_control *control)
+{
+	return our_start_thread(&control->cm->thread, watch_events, control,
+				"cm thread");
 }
 
 void our_disconnect(struct our_control *control)

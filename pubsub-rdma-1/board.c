@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "buffers.h"
+#include "cm_channel.h"
 #include "completions.h"
 #include "exchange.h"
 #include "instruments.h"
@@ -184,8 +185,7 @@ int our_setup_shared(const struct our_options *options)
 	ret = pthread_mutex_init(&board->lock, NULL);
 	if (our_verb_error(ret, "pthread_mutex_init"))
 		goto out_destroy_cond;
-	ret = pthread_create(&board->publisher, NULL, publish, NULL);
-	if (our_verb_error(ret, "pthread_create publisher"))
+	if (our_start_thread(&board->publisher, publish, NULL, "publisher"))
 		goto out_destroy_lock;
 	return 0;
 

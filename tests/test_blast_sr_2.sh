@@ -173,7 +173,7 @@ test_buffers_out_of_range_are_refused() {
 	done
 	run_program "$KIT/$STAGE/client" -h
 	assert_output "$WORK/program.out" \
-		"-b, --buffers=N +messages in flight, 1 to 64 \\(default 4\\)"
+		"^  -b N +messages in flight, 1 to 64 \\(default 4\\)$"
 }
 
 # Both sides under valgrind memcheck: in test_valgrind.sh.

@@ -62,7 +62,7 @@ test_memory_closed_to_remote_writes_is_explained() {
 	assertEquals "client; $(cat "$WORK/client.out")" 1 "$CLIENT_STATUS"
 	assertNotEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
-		"^client: RDMA write failed: remote access error"
+		"^client: work request failed: remote access error"
 	assert_output "$WORK/client.out" \
 		"^client: [0-9.:]+ refused our RDMA write: the rkey or address it advertised is wrong, or its memory is not registered for this remote access\$"
 }

@@ -82,7 +82,7 @@ test_memory_closed_to_remote_reads_is_explained() {
 	assertEquals "client; $(cat "$WORK/client.out")" 1 "$CLIENT_STATUS"
 	assertNotEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
-		"^client: RDMA read failed: remote access error"
+		"^client: work request failed: remote access error"
 	assert_output "$WORK/client.out" \
 		"^client: [0-9.:]+ refused our RDMA read: the rkey or address it advertised is wrong, or its memory is not registered for this remote access\$"
 }

@@ -23,7 +23,7 @@ CASES="short|its private data is too short
 garbled|its private data is not ours, or of another version
 magic|its private data is not ours, or of another version
 version|its private data is not ours, or of another version
-length|its private data is not ours, or of another version
+length|its private data is too short
 count|the count is out of range
 flags|its private data has flags we do not know
 size|the size is out of range
@@ -80,7 +80,7 @@ check_refusals() {
 		check_refused "$name" "$reason"
 	done <<<"$CASES"
 	[ "$stage" = ping-sr-1 ] && check_refused untimed \
-		"this server cannot see a client hang up, so a run needs a count"
+		"this server cannot see a hang-up: a run needs a count"
 	assertEquals "$stage: good client; $(cat "$WORK/client.out")" \
 		0 "$CLIENT_STATUS"
 	assertEquals "$stage: server; $(cat "$WORK/server.out")" \
