@@ -279,23 +279,34 @@ reported_count() {
 		"$WORK/$1.out"
 }
 
-# at_once RUN CHECK NAME...: RUN NAME for every NAME at the same time,
-# each in a subshell with a folder ($WORK/NAME) and ports of its own; then
+# at_once RUN CHECK NAME...: RUN NAME for every NAME side by side, each
+# in a subshell with a folder ($WORK/NAME) and ports of its own; then
 # CHECK NAME for each in turn, in this shell, where shunit2's asserts
 # count. RUN leaves in its folder what CHECK needs (outputs, and statuses
 # with save_statuses). In the emulated lab valgrind spends seconds of one
-# CPU starting each program: side by side, its runs take both CPUs.
+# CPU starting each program: side by side, its runs take both CPUs. No
+# more runs at a time than the machine has CPUs (OUR_AT_ONCE to say
+# otherwise): a score of runs started at once on a busy machine leaves
+# each program so little CPU that the connection manager's own timeouts,
+# not the program, decide how a run ends.
 at_once() {
-	local run=$1 check=$2 name top=$WORK first=$PORT turn=0
+	local run=$1 check=$2 name top=$WORK turn=0 running=0
+	local most=${OUR_AT_ONCE:-$(nproc)}
 	shift 2
 
 	for name; do
+		# A run ends before the next starts once `most` are running.
+		if [ "$running" -ge "$most" ]; then
+			wait -n
+			running=$((running - 1))
+		fi
 		mkdir -p "$top/$name"
 		(WORK=$top/$name
 		 [ $((turn % 2)) -eq 1 ] && swap_cpus
 		 "$run" "$name") >"$top/$name/run.log" 2>&1 &
 		PORT=$((PORT + 10))
 		turn=$((turn + 1))
+		running=$((running + 1))
 	done
 	wait
 	for name; do
