@@ -290,23 +290,19 @@ reported_count() {
 # each program so little CPU that the connection manager's own timeouts,
 # not the program, decide how a run ends.
 at_once() {
-	local run=$1 check=$2 name top=$WORK turn=0 running=0
-	local most=${OUR_AT_ONCE:-$(nproc)}
+	local run=$1 check=$2 name top=$WORK turn=0
+	local most=${OUR_AT_ONCE:-$CPUS}
 	shift 2
 
 	for name; do
-		# A run ends before the next starts once `most` are running.
-		if [ "$running" -ge "$most" ]; then
-			wait -n
-			running=$((running - 1))
-		fi
+		# Once `most` have started, one must end before the next starts.
+		[ "$turn" -ge "$most" ] && wait -n
 		mkdir -p "$top/$name"
 		(WORK=$top/$name
 		 [ $((turn % 2)) -eq 1 ] && swap_cpus
 		 "$run" "$name") >"$top/$name/run.log" 2>&1 &
 		PORT=$((PORT + 10))
 		turn=$((turn + 1))
-		running=$((running + 1))
 	done
 	wait
 	for name; do

@@ -31,10 +31,11 @@
 ADDR=${LAB_ADDR:-}
 DEVICE=${LAB_DEVICE:-}
 
-# Where there are two CPUs or more, the server runs on the first and the
-# client on the second: two busy-polling programs left to share one CPU
-# make an emulated lab crawl.
-if [ "$(nproc)" -ge 2 ]; then
+# The CPUs this machine has. Where there are two or more, the server runs
+# on the first and the client on the second: two busy-polling programs
+# left to share one CPU make an emulated lab crawl.
+CPUS=$(nproc)
+if [ "$CPUS" -ge 2 ]; then
 	ON_SERVER_CPU=(taskset -c 0)
 	ON_CLIENT_CPU=(taskset -c 1)
 else
