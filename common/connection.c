@@ -113,6 +113,13 @@ void our_explain_cm_failure(const char *peer,
 	else if (type == RDMA_CM_EVENT_ADDR_ERROR ||
 		 type == RDMA_CM_EVENT_ROUTE_ERROR)
 		our_error("no route to %s", peer);
+	else if (type == RDMA_CM_EVENT_UNREACHABLE && status == -ETIMEDOUT)
+		/* The CM resends a request that gets no answer, then gives
+		 * up: a host that is not there, or a listener whose backlog
+		 * is full (its CM drops the request, so that we retry). */
+		our_error("%s does not answer: timed out after the CM's "
+			  "retries of our request (no host there, or its "
+			  "server's backlog is full)", peer);
 	else if (type == RDMA_CM_EVENT_UNREACHABLE ||
 		 type == RDMA_CM_EVENT_CONNECT_ERROR)
 		our_error("%s does not answer", peer);
