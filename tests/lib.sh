@@ -205,12 +205,19 @@ whole_run_args() {
 }
 
 assert_whole_run() {
+	whole_run_report "$@"
+	assert_output "$WORK/$1.out" "$REPORT"
+}
+
+# whole_run_report SIDE STAGE: sets REPORT, the start of SIDE's report of
+# a whole run of STAGE, as an extended regex.
+whole_run_report() {
 	local count=20 unit="round trips" size=1000
 
 	[[ $2 = blast-* ]] && count=300 unit=messages
 	[[ $2 = atomic-* ]] && count=300 unit=additions size=8
 	[[ $2 = pubsub-* ]] && count=300 unit=publications size=64
-	assert_output "$WORK/$1.out" "^$1: $count $unit of $size bytes"
+	REPORT="^$1: $count $unit of $size bytes"
 }
 
 # ctrl_c_ends_a_timed_run STAGE: a timed run of STAGE, each side under the

@@ -8,7 +8,9 @@
 # times in a row, at different moments of the run: the send/recv stages,
 # and ping-rdma-1, ping-rdma-2, blast-rdma-1 and atomic-1, whose RDMA
 # writes, reads and atomics fail as sends do when the peer goes; and
-# ping-sg-1, ping-post-1 and ping-wr-1, a third as many times.
+# ping-sg-1, ping-post-1 and ping-wr-1, a third as many times. And the
+# other way round: a side whose peer is stopped just as the run ends
+# still ends, within 5 seconds.
 . "$(dirname "$0")/lib.sh"
 
 # Kills per stage: half of them the client, half the server.
@@ -205,6 +207,58 @@ test_ping_rdma_1_and_2_survive_their_peers_dying() {
 
 test_blast_rdma_1_and_atomic_1_survive_their_peers_dying() {
 	kill_two blast-rdma-1 atomic-1
+}
+
+# stopped_at_the_end SIDE.STAGE: a whole run of STAGE (as the single
+# pairs run it); the moment SIDE (client or server) prints its report, its
+# peer is stopped (SIGSTOP), as a loaded machine may leave a program
+# unscheduled for seconds just when the run ends. SIDE must end within 5 s
+# all the same: what it waits for at its end (the answer to its
+# disconnect, its queue pair's teardown) comes from the peer's kernel,
+# not from the peer's program. Then the peer goes on, and ends as well.
+stopped_at_the_end() {
+	local side=${1%%.*} stage=${1#*.}
+
+	whole_run_args "$stage"
+	whole_run_report "$side" "$stage"
+	start_server "$stage" || return
+	start_client "$stage" "${WHOLE_ARGS[@]}"
+	SERVER_REAL=$(program_pid "$SERVER_PID")
+	CLIENT_REAL=$(program_pid "$CLIENT_PID")
+	local pid=$SERVER_PID reporter=$SERVER_REAL peer=$CLIENT_REAL
+	[ "$side" = client ] && pid=$CLIENT_PID reporter=$CLIENT_REAL \
+		peer=$SERVER_REAL
+	if wait_for_line "$WORK/$side.out" "$REPORT" "$pid" "$LIMIT"; then
+		kill -STOP "$peer" 2>/dev/null
+		ends_within 5 "$reporter" && echo yes >"$WORK/ended"
+		kill -CONT "$peer" 2>/dev/null
+	fi
+	wait_client
+	wait_server
+	save_statuses
+}
+
+check_stopped_at_the_end() {
+	local side=${1%%.*} stage=${1#*.}
+
+	statuses "$1" || return
+	assert_whole_run "$side" "$stage"
+	assertEquals "$stage: the $side did not end within 5 s of its report while its peer was stopped; $(cat "$WORK/$side.out")" \
+		yes "$(cat "$WORK/ended" 2>/dev/null)"
+	assertEquals "$stage client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "$stage server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+}
+
+# The one-sided stages whose servers, on a loaded machine, once reported
+# and then did not end: each side stopped in turn as the other ends.
+test_a_side_ends_while_its_peer_is_stopped() {
+	require_rdma || return 0
+	local stage runs=()
+
+	for stage in blast-rdma-1 atomic-1 pubsub-rdma-1; do
+		runs+=("server.$stage" "client.$stage")
+	done
+	at_once stopped_at_the_end check_stopped_at_the_end "${runs[@]}"
 }
 
 # The posting stages differ from ping-sr-2 in how they post, not in how
