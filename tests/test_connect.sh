@@ -10,7 +10,8 @@
 # resends it until its retries run out, and the client says it timed
 # out. (No listener at all: test_bad_input.sh. What the programs say:
 # our_explain_cm_failure in common/connection.c; the story:
-# ping-sr-0/README.md.)
+# ping-sr-0/README.md.) Its runs wait on the CM's clock, not on a CPU:
+# tests/run: beside
 . "$(dirname "$0")/lib.sh"
 
 # The second client waits for its CM's retries (over 100 s in the lab),
