@@ -42,13 +42,15 @@ request_pending() {
 stopped_server() {
 	local stage=${1#*.} first told=()
 
-	# ping-sr-0's server is told the run's shape; later ones learn it.
+	# ping-sr-0's server is told the run's shape (a whole run's: see
+	# whole_run_args); later ones learn it.
 	[ "$stage" = ping-sr-0 ] && told=(-c 20 -s 1000)
 	start_server "$stage" "${told[@]}" || return
 	SERVER_REAL=$(program_pid "$SERVER_PID")
 	kill -STOP "$SERVER_REAL"
 	stopped "$SERVER_REAL"
-	start_client "$stage" -v -c 20 -s 1000
+	whole_run_args "$stage"
+	start_client "$stage" "${WHOLE_ARGS[@]}"
 	first=$CLIENT_PID
 	request_pending "$SERVER_REAL" && echo yes >"$WORK/pending"
 	CLIENT_OUT=$WORK/second.out
@@ -82,8 +84,8 @@ check_stopped_server() {
 		0 "$CLIENT_STATUS"
 	assertEquals "$stage server; $(cat "$WORK/server.out")" \
 		0 "$SERVER_STATUS"
-	assert_output "$WORK/client.out" "^client: 20 round trips of 1000 bytes"
-	assert_output "$WORK/server.out" "^server: 20 round trips of 1000 bytes"
+	assert_whole_run client "$stage"
+	assert_whole_run server "$stage"
 }
 
 # The blocking connect of ping-sr-0 and the event channel of ping-sr-2,
