@@ -213,9 +213,11 @@ test_blast_rdma_1_and_atomic_1_survive_their_peers_dying() {
 # pairs run it); the moment SIDE (client or server) prints its report, its
 # peer is stopped (SIGSTOP), as a loaded machine may leave a program
 # unscheduled for seconds just when the run ends. SIDE must end within 5 s
-# all the same: what it waits for at its end (the answer to its
-# disconnect, its queue pair's teardown) comes from the peer's kernel,
-# not from the peer's program. Then the peer goes on, and ends as well.
+# all the same: the answer to its disconnect comes only once the peer's
+# program disconnects too, so it waits for it no longer than
+# our_disconnect's 3 s (ping-sr-2/cm_thread.c), and the rest of its
+# teardown needs nothing from the peer. Then the peer goes on, and ends
+# as well.
 stopped_at_the_end() {
 	local side=${1%%.*} stage=${1#*.}
 
