@@ -194,9 +194,13 @@ ctrl_c_ends_a_client() {
 # whole_run_args STAGE: sets WHOLE_ARGS, the client's options of a short
 # verified run under a valgrind tool: 20 round trips of 1000 bytes, a
 # blast (blast-sr-2, blast-rdma-1) of 300 messages, 300 additions of 8
-# bytes (atomic-1) or 300 publications of 64 (pubsub-rdma-1);
+# bytes (atomic-1) or 300 publications of 64 (pubsub-rdma-1); and
+# WHOLE_SERVER_ARGS, the server's: ping-sr-0's server is told the run's
+# shape, later ones learn it from their client.
 # assert_whole_run SIDE STAGE: SIDE reported it.
 whole_run_args() {
+	WHOLE_SERVER_ARGS=()
+	[ "$1" = ping-sr-0 ] && WHOLE_SERVER_ARGS=(-c 20 -s 1000)
 	WHOLE_ARGS=(-v -x -c 20 -s 1000)
 	[[ $1 = blast-* ]] && WHOLE_ARGS=(-v -x -b 4 -c 300 -s 1000)
 	[[ $1 = atomic-* ]] && WHOLE_ARGS=(-v -x -c 300)

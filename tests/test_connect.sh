@@ -40,16 +40,13 @@ request_pending() {
 # (the CM held the first request) and "waited" (the first client outlived
 # the second's retries) in $WORK.
 stopped_server() {
-	local stage=${1#*.} first told=()
+	local stage=${1#*.} first
 
-	# ping-sr-0's server is told the run's shape (a whole run's: see
-	# whole_run_args); later ones learn it.
-	[ "$stage" = ping-sr-0 ] && told=(-c 20 -s 1000)
-	start_server "$stage" "${told[@]}" || return
+	whole_run_args "$stage"
+	start_server "$stage" "${WHOLE_SERVER_ARGS[@]}" || return
 	SERVER_REAL=$(program_pid "$SERVER_PID")
 	kill -STOP "$SERVER_REAL"
 	stopped "$SERVER_REAL"
-	whole_run_args "$stage"
 	start_client "$stage" "${WHOLE_ARGS[@]}"
 	first=$CLIENT_PID
 	request_pending "$SERVER_REAL" && echo yes >"$WORK/pending"

@@ -21,10 +21,8 @@ LIMIT=${OUR_VALGRIND_LIMIT:-300}
 # against the single server.
 pair_run() {
 	local stage=${1#*.} server=${1#*.}/single client=${1#*.}/single
-	local told=()
 
 	whole_run_args "$stage"
-	[ "$stage" = ping-sr-0 ] && told=(-c 20 -s 1000)
 	case $1 in
 	single.*) export OUR_UNDER_VALGRIND=1 ;;
 	mixed.*) server=$stage ;;
@@ -39,7 +37,7 @@ pair_run() {
 		done
 		WHOLE_ARGS=("${args[@]}")
 	fi
-	start_server "$server" "${told[@]}" || return
+	start_server "$server" "${WHOLE_SERVER_ARGS[@]}" || return
 	run_client "$client" "${WHOLE_ARGS[@]}"
 	wait_server
 	save_statuses
