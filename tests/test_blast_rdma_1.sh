@@ -22,8 +22,8 @@ stream() {
 	start_server "$STAGE" -x || return
 	run_client "$STAGE" -v -x -b "$buffers" -s "$size" -c "$count"
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
 		"^client: $count messages of $size bytes in $NUMBER s\$"
 	assert_output "$WORK/server.out" \
@@ -55,8 +55,8 @@ test_statistics_show_the_chains_and_the_completions_per_poll() {
 	start_server "$STAGE" -x || return
 	run_client "$STAGE" -x -b 16 -c 1000 -s 64
 	wait_server
-	assertEquals "client; $(cat "$out")" 0 "$CLIENT_STATUS"
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$out" "^client: posting: [0-9]+ ibv_post_send calls, [0-9]+ work requests; RDMA writes per chain: 1: [0-9]+, 2-3: [0-9]+, 4-7: [0-9]+, 8-15: [0-9]+, 16\\+: 0\$"
 	# The calls: the first notice (a call of its own), then a chain a
 	# call. The chains' work requests: the 1000 writes, and a notice
@@ -93,8 +93,8 @@ test_the_agent_takes_a_notice_slot_again_only_once_its_send_completed() {
 		start_server "$STAGE" || return
 	run_client "$STAGE" -v -b 2 -c 200
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_no_output "$WORK/server.out" "^slow-sends: "
 	assert_output "$WORK/server.out" "^server: 200 messages of 64 bytes in "
 }
@@ -124,7 +124,7 @@ test_a_stopped_agent_stops_the_stream_once_the_ring_is_full() {
 	assertEquals "the stream went on while the agent was stopped" \
 		"$before" "$after"
 	assertEquals "the agent's state" T \
-		"$(awk '{ print $3 }' "/proc/$SERVER_REAL/stat")"
+		"$(state "$SERVER_REAL")"
 	kill -CONT "$SERVER_REAL"
 	resumed=$after
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -152,8 +152,8 @@ test_a_ring_closed_to_remote_writes_is_explained() {
 	LD_PRELOAD=$KIT/tests/no-remote-access.so start_server "$STAGE" || return
 	run_client "$STAGE" -b 4 -c 10
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 1 "$CLIENT_STATUS"
-	assertNotEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 1 "$CLIENT_STATUS"
+	assertNotEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
 		"^client: work request failed: remote access error"
 	assert_output "$WORK/client.out" \
