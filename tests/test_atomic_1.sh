@@ -19,7 +19,7 @@ test_eight_clients_at_once_leave_the_sum_of_their_counts() {
 	start_server "$STAGE" -n 8 || return
 	clients 8 -v -c 300
 	wait_clients 8
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	for ((i = 1; i <= 8; i++)); do
 		assert_output "$WORK/client.$i.out" \
 			"^client: 300 additions of 8 bytes in $NUMBER s\$"
@@ -39,8 +39,8 @@ test_a_lone_client_never_misses_a_compare_and_swap() {
 	start_server "$STAGE" -x || return
 	run_client "$STAGE" -v -x -c 500
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_no_output "$WORK/client.out" "found another client's value"
 	assert_output "$WORK/client.out" "^client: latency us: min "
 	assert_output "$WORK/server.out" \
@@ -55,7 +55,7 @@ test_the_server_for_many_is_helgrind_clean() {
 	OUR_UNDER_VALGRIND=helgrind start_server "$STAGE" -n 4 || return
 	clients 4 -v -c 50
 	wait_clients 4
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_valgrind_clean "$WORK/server.out"
 	assert_output "$WORK/server.out" \
 		"^server: the counter is 200 after 4 clients\$"
@@ -82,7 +82,7 @@ test_a_client_dying_leaves_the_others_running() {
 	kill -KILL "$victim"
 	wait_client
 	wait_clients 2
-	assertEquals "server; $(cat "$WORK/server.out")" 1 "$SERVER_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
 	assertEquals "agents that saw their client add 2000" 2 \
 		"$(count "$WORK/server.out" '^server: [0-9.:]+ added 2000$')"
 	assert_output "$WORK/server.out" \
@@ -123,7 +123,7 @@ test_a_device_without_atomics_is_refused() {
 
 	OUR_DEVICE_FAULT=no-atomics LD_PRELOAD=$KIT/tests/device-fault.so \
 		run_program "$KIT/$STAGE/client" -a "$ADDR" -p "$PORT" -c 10 -t
-	assertEquals "client; $(cat "$WORK/program.out")" 1 "$STATUS"
+	assertEquals "client; $(<"$WORK/program.out")" 1 "$STATUS"
 	assert_output "$WORK/program.out" "^client: device [^ ]+ $refused"
 	assert_no_output "$WORK/program.out" "ibv_reg_mr"
 	PORT=$((PORT + 1))
@@ -132,8 +132,8 @@ test_a_device_without_atomics_is_refused() {
 		start_server "$STAGE" -t || return
 	run_client "$STAGE" -c 10
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 1 "$CLIENT_STATUS"
-	assertEquals "server; $(cat "$WORK/server.out")" 1 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 1 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
 	assert_output "$WORK/server.out" "^server: device [^ ]+ $refused"
 	assert_no_output "$WORK/server.out" "ibv_reg_mr"
 }

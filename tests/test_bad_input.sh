@@ -23,7 +23,7 @@ refused() {
 	run_program "$@"
 	# Checked without spawning more programs: the suite runs many.
 	[ "$STATUS" = "$expected" ] ||
-		fail "exit status of $*: $STATUS, not $expected; $(cat "$WORK/program.out")"
+		fail "exit status of $*: $STATUS, not $expected; $(<"$WORK/program.out")"
 	[ "$ELAPSED" -le 10 ] || fail "$* took ${ELAPSED}s"
 	assert_output "$WORK/program.out" "$message"
 }

@@ -37,9 +37,9 @@ blast_verified() {
 	start_server "$STAGE" || return
 	run_client "$STAGE" -v -x -b "$buffers" -s "$size" -c "$count"
 	wait_server
-	assertEquals "client exit status; $(cat "$WORK/client.out")" \
+	assertEquals "client exit status; $(<"$WORK/client.out")" \
 		0 "$CLIENT_STATUS"
-	assertEquals "server exit status; $(cat "$WORK/server.out")" \
+	assertEquals "server exit status; $(<"$WORK/server.out")" \
 		0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
 		"^client: $count messages of $size bytes in $NUMBER s\$"
@@ -125,8 +125,8 @@ test_statistics() {
 	start_server "$STAGE" -x || return
 	run_client "$STAGE" -x -b "$buffers" -s 512 -c "$count"
 	wait_server
-	assertEquals "client exit status; $(cat "$out")" 0 "$CLIENT_STATUS"
-	assertEquals "server exit status; $(cat "$WORK/server.out")" \
+	assertEquals "client exit status; $(<"$out")" 0 "$CLIENT_STATUS"
+	assertEquals "server exit status; $(<"$WORK/server.out")" \
 		0 "$SERVER_STATUS"
 	assert_output "$out" "^client: rate: $NUMBER messages/s, $NUMBER MB/s, $NUMBER Gb/s\$"
 	assert_output "$out" "^client: cpu: user $NUMBER s, system $NUMBER s, utilization $NUMBER%, $NUMBER us per message\$"
@@ -154,9 +154,9 @@ test_agent_adopts_the_clients_buffers() {
 	start_server "$STAGE" -t || return
 	run_client "$STAGE" -b 8 -c 40 -s 100 -v
 	wait_server
-	assertEquals "client exit status; $(cat "$WORK/client.out")" \
+	assertEquals "client exit status; $(<"$WORK/client.out")" \
 		0 "$CLIENT_STATUS"
-	assertEquals "server exit status; $(cat "$WORK/server.out")" \
+	assertEquals "server exit status; $(<"$WORK/server.out")" \
 		0 "$SERVER_STATUS"
 	assert_output "$WORK/server.out" \
 		"adopting the client's count 40, size 100, buffers 8"

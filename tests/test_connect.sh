@@ -71,15 +71,15 @@ check_stopped_server() {
 	echo "  $stage: the second client gave up after $seconds s"
 	assertEquals "$stage: the CM held no request for the stopped server" \
 		yes "$(cat "$WORK/pending" 2>/dev/null)"
-	assertEquals "$stage second client; $(cat "$WORK/second.out")" \
+	assertEquals "$stage second client; $(<"$WORK/second.out")" \
 		1 "$status"
 	assert_output "$WORK/second.out" \
 		"^client: $ADDR:[0-9]+ does not answer: timed out after the CM's retries"
-	assertEquals "$stage: the first client did not outlive the second's retries; $(cat "$WORK/client.out")" \
+	assertEquals "$stage: the first client did not outlive the second's retries; $(<"$WORK/client.out")" \
 		yes "$(cat "$WORK/waited" 2>/dev/null)"
-	assertEquals "$stage first client; $(cat "$WORK/client.out")" \
+	assertEquals "$stage first client; $(<"$WORK/client.out")" \
 		0 "$CLIENT_STATUS"
-	assertEquals "$stage server; $(cat "$WORK/server.out")" \
+	assertEquals "$stage server; $(<"$WORK/server.out")" \
 		0 "$SERVER_STATUS"
 	assert_whole_run client "$stage"
 	assert_whole_run server "$stage"

@@ -24,7 +24,7 @@ wait_first_pong() {
 	local tries=3000
 
 	while [ $tries -gt 0 ]; do
-		grep -q "^server: ibv_post_send .* -> 0" "$WORK/server.out" &&
+		has_line "$WORK/server.out" "^server: ibv_post_send .* -> 0" &&
 			return 0
 		nap 0.01
 		tries=$((tries - 1))
@@ -52,7 +52,7 @@ paused_cpu() {
 	status=$?
 	CLIENT_PID=
 	wait_server
-	assertEquals "$stage client; $(cat "$WORK/client.out")" 0 "$status"
+	assertEquals "$stage client; $(<"$WORK/client.out")" 0 "$status"
 	assertEquals "$stage server; $(tail "$WORK/server.out")" \
 		0 "$SERVER_STATUS"
 	# The pause fell mid-run: the client's slowest round trip had it.

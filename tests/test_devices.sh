@@ -6,7 +6,7 @@
 test_devices_names_the_lab_device() {
 	require_rdma || return 0
 	run_program "$KIT/devices/devices"
-	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
 	assert_output "$WORK/program.out" "^$DEVICE\$"
 	assert_output "$WORK/program.out" "node guid: [0-9a-f]{4}(:[0-9a-f]{4}){3}"
 	assert_output "$WORK/program.out" "max_qp [1-9][0-9]*, max_qp_wr [1-9]"
@@ -51,10 +51,10 @@ test_devices_lists_more_than_64_gids() {
 	for i in $(seq 100 169); do
 		echo "address delete 192.0.2.$i/32 dev $netdev"
 	done | ip -batch -
-	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
 	assert_output "$WORK/program.out" \
 		"::ffff:$last \\(RoCE v2, netdev $netdev\\)"
-	assertTrue "fewer than 72 GIDs: $(cat "$WORK/program.out")" \
+	assertTrue "fewer than 72 GIDs: $(<"$WORK/program.out")" \
 		"[ $(grep -c 'gid\[' "$WORK/program.out") -ge 72 ]"
 }
 

@@ -21,7 +21,7 @@ wait_accepted() {
 	local deadline=$((SECONDS + LIMIT))
 
 	while [ $SECONDS -lt $deadline ]; do
-		grep -q "^server: rdma_accept .* -> 0" "$WORK/server.out" &&
+		has_line "$WORK/server.out" "^server: rdma_accept .* -> 0" &&
 			return 0
 		nap 0.05
 	done
@@ -178,12 +178,12 @@ test_a_failed_cm_thread_ends_the_run() {
 			return
 		SERVER_REAL=$(program_pid "$SERVER_PID")
 		run_client "$stage" -D 1
-		assertEquals "$stage client; $(cat "$WORK/client.out")" \
+		assertEquals "$stage client; $(<"$WORK/client.out")" \
 			0 "$CLIENT_STATUS"
 		assertTrue "$stage agent should exit within 5 s" \
 			"ends_within 5 $SERVER_REAL"
 		wait_server
-		assertEquals "$stage agent; $(cat "$WORK/server.out")" \
+		assertEquals "$stage agent; $(<"$WORK/server.out")" \
 			1 "$SERVER_STATUS"
 		assert_output "$WORK/server.out" \
 			"^server: the connection to [0-9.:]+ can no longer be watched \\(Input/output error\\): ending the run\$"
@@ -245,10 +245,10 @@ check_stopped_at_the_end() {
 
 	statuses "$1" || return
 	assert_whole_run "$side" "$stage"
-	assertEquals "$stage: the $side did not end within 5 s of its report while its peer was stopped; $(cat "$WORK/$side.out")" \
+	assertEquals "$stage: the $side did not end within 5 s of its report while its peer was stopped; $(<"$WORK/$side.out")" \
 		yes "$(cat "$WORK/ended" 2>/dev/null)"
-	assertEquals "$stage client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "$stage server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "$stage client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "$stage server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 }
 
 # The one-sided stages whose servers, on a loaded machine, once reported

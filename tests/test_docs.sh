@@ -19,10 +19,10 @@ test_make_diff_in_the_readmes_prints_a_diff() {
 		(cd "$KIT" && timeout 60 make -s diff FROM="$from" TO="$to") \
 			>"$WORK/diff.out" 2>&1
 		status=$?
-		assertEquals "$readme: make diff FROM=$from TO=$to: exit status; $(cat "$WORK/diff.out")" \
+		assertEquals "$readme: make diff FROM=$from TO=$to: exit status; $(<"$WORK/diff.out")" \
 			0 "$status"
 		grep -q '^@@ ' "$WORK/diff.out" ||
-			fail "$readme: make diff FROM=$from TO=$to printed no diff: $(cat "$WORK/diff.out")"
+			fail "$readme: make diff FROM=$from TO=$to printed no diff: $(<"$WORK/diff.out")"
 	done < <(readmes_awk '{
 		text = $0
 		while (match(text, /make diff FROM=[A-Za-z0-9_.-]+ TO=[A-Za-z0-9_.-]+/)) {

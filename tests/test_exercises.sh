@@ -28,13 +28,13 @@ checker_result() {
 	status=$(cat "$WORK/check.status" 2>/dev/null)
 	echo "  $NAME, $1: $(tail -n 1 "$WORK/check.out")"
 	if [ "$1" = starter ]; then
-		assertEquals "the checker on the starter of $NAME; $(cat "$WORK/check.out")" \
+		assertEquals "the checker on the starter of $NAME; $(<"$WORK/check.out")" \
 			1 "$status"
 		assert_output "$WORK/check.out" "^FAIL: .* \(hint: .*\)\$"
 		assert_output "$WORK/check.out" "$SYMPTOM"
 		assert_output "$WORK/check.out" "^$NAME: [0-9]+ passed, [1-9][0-9]* failed\$"
 	else
-		assertEquals "the checker with the solution of $NAME; $(cat "$WORK/check.out")" \
+		assertEquals "the checker with the solution of $NAME; $(<"$WORK/check.out")" \
 			0 "$status"
 		assert_no_output "$WORK/check.out" "^FAIL: "
 		assert_output "$WORK/check.out" "^$NAME: [1-9][0-9]* passed, 0 failed\$"

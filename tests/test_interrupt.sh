@@ -45,19 +45,19 @@ interrupt() {
 			kill -"$signal" "$CLIENT_REAL"
 			wait_client
 			wait_server
-			assertEquals "$stage client status; $(cat "$WORK/client.out")" \
+			assertEquals "$stage client status; $(<"$WORK/client.out")" \
 				"$expected" "$CLIENT_STATUS"
 			# The agent of a timed run: the client says when it ends.
-			assertEquals "$stage server status; $(cat "$WORK/server.out")" \
+			assertEquals "$stage server status; $(<"$WORK/server.out")" \
 				0 "$SERVER_STATUS"
 		else
 			peer=client
 			kill -"$signal" "$SERVER_REAL"
 			wait_server
 			wait_client
-			assertEquals "$stage server status; $(cat "$WORK/server.out")" \
+			assertEquals "$stage server status; $(<"$WORK/server.out")" \
 				"$expected" "$SERVER_STATUS"
-			assertEquals "$stage client status; $(cat "$WORK/client.out")" \
+			assertEquals "$stage client status; $(<"$WORK/client.out")" \
 				1 "$CLIENT_STATUS"
 		fi
 		words="Ctrl-C \\(SIGINT\\)"
@@ -109,7 +109,7 @@ test_ctrl_c_ends_a_ping_sr_0_client_cleanly() {
 	wait_under_way client ping-sr-0 || return
 	kill -INT "$CLIENT_REAL"
 	wait_client
-	assertEquals "client status; $(cat "$WORK/client.out")" 130 \
+	assertEquals "client status; $(<"$WORK/client.out")" 130 \
 		"$CLIENT_STATUS"
 	assert_output "$WORK/client.out" \
 		"^client: interrupted by Ctrl-C \\(SIGINT\\) after [0-9]+ round trips?\$"
@@ -126,9 +126,9 @@ test_duration_bounds_the_run() {
 		start_server "$stage" || return
 		run_client "$stage" -D 1 -v -x
 		wait_server
-		assertEquals "$stage client status; $(cat "$WORK/client.out")" \
+		assertEquals "$stage client status; $(<"$WORK/client.out")" \
 			0 "$CLIENT_STATUS"
-		assertEquals "$stage server status; $(cat "$WORK/server.out")" \
+		assertEquals "$stage server status; $(<"$WORK/server.out")" \
 			0 "$SERVER_STATUS"
 		assert_output "$WORK/client.out" \
 			"^client: [0-9]+ (round trip|message)s? of 64 bytes in [1-3]\\.[0-9]+ s\$"

@@ -117,8 +117,8 @@ test_picks_an_active_port_over_a_down_one() {
 	address eth1 10.1.0.1
 	address eth2 10.2.0.1
 	pick
-	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
-	assertEquals "the choice" "mlx5_1 10.2.0.1" "$(cat "$WORK/program.out")"
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "the choice" "mlx5_1 10.2.0.1" "$(<"$WORK/program.out")"
 }
 
 test_picks_a_port_whose_netdev_has_an_ipv4_address() {
@@ -128,8 +128,8 @@ test_picks_a_port_whose_netdev_has_an_ipv4_address() {
 	port mlx5_0/2 ACTIVE eth3
 	address eth3 10.3.0.1
 	pick
-	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
-	assertEquals "the choice" "mlx5_0 10.3.0.1" "$(cat "$WORK/program.out")"
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "the choice" "mlx5_0 10.3.0.1" "$(<"$WORK/program.out")"
 }
 
 test_an_infiniband_port_uses_an_ipoib_address() {
@@ -141,8 +141,8 @@ test_an_infiniband_port_uses_an_ipoib_address() {
 	address ib0 10.8.0.1
 	address ib1 10.9.0.1
 	pick
-	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
-	assertEquals "the choice" "mlx5_0 10.9.0.1" "$(cat "$WORK/program.out")"
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "the choice" "mlx5_0 10.9.0.1" "$(<"$WORK/program.out")"
 }
 
 test_no_usable_port_is_explained_in_one_line() {
@@ -150,8 +150,8 @@ test_no_usable_port_is_explained_in_one_line() {
 	port rxe0/1 ACTIVE eth2
 	address eth1 10.1.0.1
 	pick
-	assertEquals "exit status; $(cat "$WORK/program.out")" 1 "$STATUS"
-	assertEquals "lines; $(cat "$WORK/program.out")" \
+	assertEquals "exit status; $(<"$WORK/program.out")" 1 "$STATUS"
+	assertEquals "lines; $(<"$WORK/program.out")" \
 		1 "$(wc -l <"$WORK/program.out")"
 	assert_output "$WORK/program.out" "^lab: no RDMA port here is ACTIVE"
 	assert_output "$WORK/program.out" "mlx5_0/1 is DOWN"
@@ -160,7 +160,7 @@ test_no_usable_port_is_explained_in_one_line() {
 
 test_no_port_at_all_is_explained() {
 	pick
-	assertEquals "exit status; $(cat "$WORK/program.out")" 1 "$STATUS"
+	assertEquals "exit status; $(<"$WORK/program.out")" 1 "$STATUS"
 	assert_output "$WORK/program.out" "^lab: rdma link show lists no RDMA port"
 }
 
@@ -172,7 +172,7 @@ test_too_little_locked_memory_says_what_to_do() {
 	user=$("${AS_USER[@]}" id -un)
 	# Soft and hard limit both: a user cannot raise them again.
 	pick "-l 1024"
-	assertEquals "exit status; $(cat "$WORK/program.out")" 1 "$STATUS"
+	assertEquals "exit status; $(<"$WORK/program.out")" 1 "$STATUS"
 	assert_output "$WORK/program.out" \
 		"^lab: locked memory \\(ulimit -l\\) is 1024 KiB; .* need 65536 KiB"
 	# The exact command, for this user.
@@ -186,8 +186,8 @@ test_a_low_soft_limit_on_locked_memory_is_raised() {
 	port rxe0/1 ACTIVE eth1
 	address eth1 10.1.0.1
 	pick "-S -l 1024"
-	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
-	assertEquals "the choice" "rxe0 10.1.0.1" "$(cat "$WORK/program.out")"
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "the choice" "rxe0 10.1.0.1" "$(<"$WORK/program.out")"
 }
 
 test_lab_finds_modprobe_and_depmod_outside_a_users_path() {
@@ -197,8 +197,8 @@ test_lab_finds_modprobe_and_depmod_outside_a_users_path() {
 	}
 	# Debian keeps them in /sbin and /usr/sbin, which a user's PATH lacks.
 	run_program env PATH=/usr/bin:/bin "$KIT/labs/lab" prepare
-	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
-	assertFalse "a tool is missing: $(cat "$WORK/program.out")" \
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertFalse "a tool is missing: $(<"$WORK/program.out")" \
 		"grep -q missing '$WORK/program.out'"
 }
 
@@ -233,15 +233,15 @@ apt_get_line() {
 }
 
 test_install_deps_tells_a_user_what_to_run_as_root() {
-	assertContains "every package: $(cat "$COPY/all.out")" \
+	assertContains "every package: $(<"$COPY/all.out")" \
 		" $ALL_PACKAGES " " valgrind "
 	dpkg_has
 	install_deps
-	assertEquals "exit status; $(cat "$WORK/program.out")" 1 "$STATUS"
+	assertEquals "exit status; $(<"$WORK/program.out")" 1 "$STATUS"
 	assert_output "$WORK/program.out" "^  sudo labs/install-deps\$"
 	assertEquals "packages to install" "$ALL_PACKAGES" "$(apt_get_line)"
 	assert_output "$WORK/program.out" "make check .*as yourself"
-	assertFalse "it ran apt-get: $(cat "$WORK/program.out")" \
+	assertFalse "it ran apt-get: $(<"$WORK/program.out")" \
 		"grep -q 'apt-get was run' '$WORK/program.out'"
 }
 
@@ -249,7 +249,7 @@ test_install_deps_names_only_the_missing_packages() {
 	# shellcheck disable=SC2086 # one package per word
 	dpkg_has $(echo " $ALL_PACKAGES " | sed 's/ valgrind / /')
 	install_deps test
-	assertEquals "exit status; $(cat "$WORK/program.out")" 1 "$STATUS"
+	assertEquals "exit status; $(<"$WORK/program.out")" 1 "$STATUS"
 	assert_output "$WORK/program.out" "^  sudo labs/install-deps test\$"
 	assertEquals "packages to install" valgrind "$(apt_get_line)"
 }
@@ -258,8 +258,8 @@ test_install_deps_is_silent_when_all_is_installed() {
 	# shellcheck disable=SC2086 # one package per word
 	dpkg_has $ALL_PACKAGES
 	install_deps
-	assertEquals "exit status; $(cat "$WORK/program.out")" 0 "$STATUS"
-	assertEquals "output" "" "$(cat "$WORK/program.out")"
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "output" "" "$(<"$WORK/program.out")"
 }
 
 . shunit2

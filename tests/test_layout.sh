@@ -12,7 +12,7 @@
 # $WORK/diff.out.
 diff_headings() {
 	"$KIT/labs/stage-diff" "$1" "$2" >"$WORK/diff.full" 2>&1 ||
-		fail "make diff FROM=$1 TO=$2 failed: $(cat "$WORK/diff.full")"
+		fail "make diff FROM=$1 TO=$2 failed: $(<"$WORK/diff.full")"
 	grep '^###' "$WORK/diff.full" >"$WORK/diff.out"
 }
 
@@ -25,7 +25,7 @@ headings_are() {
 	diff_headings "$from" "$to"
 	expected=$(printf '%s\n' "### $to against $from: the stage's Makefile" "$@")
 	assertEquals "make diff FROM=$from TO=$to" "$expected" \
-		"$(cat "$WORK/diff.out")"
+		"$(<"$WORK/diff.out")"
 }
 
 test_each_piece_lives_with_the_stage_that_introduces_it() {
@@ -159,7 +159,7 @@ test_a_changed_header_rebuilds_what_includes_it() {
 		"$deep") &&
 		rm -rf "$deep"/*/.build "$deep"/*/client "$deep"/*/server &&
 		make -s -j2 -C "$deep/ping-sr-3" >"$WORK/deep.out" 2>&1 ||
-		fail "ping-sr-3 does not build deep in folders: $(cat "$WORK/deep.out")"
+		fail "ping-sr-3 does not build deep in folders: $(<"$WORK/deep.out")"
 	rebuilt_by "$deep" ping-sr-3 common/control.h \
 		client.o cm_thread.o completions_channel.o
 }
@@ -171,7 +171,7 @@ test_install_carries_the_programs_and_the_reference_code() {
 
 	make -s -C "$KIT/ping-sr-3" install DESTDIR="$root" PREFIX=/usr \
 		>"$WORK/install.out" 2>&1 ||
-		fail "make install failed: $(cat "$WORK/install.out")"
+		fail "make install failed: $(<"$WORK/install.out")"
 	for file in bin/ping-sr-3-client bin/ping-sr-3-server \
 		share/doc/rdma-kit/ping-sr-3/README.md \
 		share/doc/rdma-kit/ping-sr-3/client.c \

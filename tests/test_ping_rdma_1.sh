@@ -28,8 +28,8 @@ test_trace_shows_the_memory_each_side_advertised() {
 	start_server "$STAGE" -t || return
 	run_client "$STAGE" -t -x -c 50 -s 100
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	for side in client server; do
 		assert_output "$WORK/$side.out" \
 			"^$side: advertising 100 bytes at $hex, rkey $hex\$"
@@ -59,8 +59,8 @@ test_memory_closed_to_remote_writes_is_explained() {
 	LD_PRELOAD=$KIT/tests/no-remote-access.so start_server "$STAGE" || return
 	run_client "$STAGE" -c 10
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 1 "$CLIENT_STATUS"
-	assertNotEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 1 "$CLIENT_STATUS"
+	assertNotEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
 		"^client: work request failed: remote access error"
 	assert_output "$WORK/client.out" \
@@ -70,7 +70,7 @@ test_memory_closed_to_remote_writes_is_explained() {
 # Advertisements are checked before any write: a unit test of the check.
 test_advertisements_that_cannot_be_used_are_refused() {
 	run_program "$KIT/tests/memory-ad"
-	assertEquals "memory-ad; $(cat "$WORK/program.out")" 0 "$STATUS"
+	assertEquals "memory-ad; $(<"$WORK/program.out")" 0 "$STATUS"
 	assert_output "$WORK/program.out" "^memory-ad: 6 checks passed\$"
 }
 

@@ -27,8 +27,8 @@ test_trace_shows_the_read_resources_and_the_reads() {
 	start_server "$STAGE" -t || return
 	run_client "$STAGE" -t -x -c 50 -s 100
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	for side in client server; do
 		assert_output "$WORK/$side.out" \
 			"^$side: asking for 1 RDMA reads in flight each way\$"
@@ -56,7 +56,7 @@ test_a_failed_device_query_names_its_error() {
 	# It fails before it connects: no server is needed.
 	OUR_DEVICE_FAULT=query-fails LD_PRELOAD=$KIT/tests/device-fault.so \
 		run_program "$KIT/$STAGE/client" -a "$ADDR" -p "$PORT" -c 10
-	assertEquals "client; $(cat "$WORK/program.out")" 1 "$STATUS"
+	assertEquals "client; $(<"$WORK/program.out")" 1 "$STATUS"
 	assert_output "$WORK/program.out" \
 		"^client: ibv_query_device: Operation not supported\$"
 }
@@ -79,8 +79,8 @@ test_memory_closed_to_remote_reads_is_explained() {
 	LD_PRELOAD=$KIT/tests/no-remote-access.so start_server "$STAGE" || return
 	run_client "$STAGE" -c 10
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 1 "$CLIENT_STATUS"
-	assertNotEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 1 "$CLIENT_STATUS"
+	assertNotEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
 		"^client: work request failed: remote access error"
 	assert_output "$WORK/client.out" \

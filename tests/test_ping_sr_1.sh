@@ -11,9 +11,9 @@ ping_pong_sides() {
 	start_server "$1" $2 || return 1
 	run_client "$1" -c 50 $3
 	wait_server
-	assertEquals "client status ($3); $(cat "$WORK/client.out")" \
+	assertEquals "client status ($3); $(<"$WORK/client.out")" \
 		0 "$CLIENT_STATUS"
-	assertEquals "server status ($2); $(cat "$WORK/server.out")" \
+	assertEquals "server status ($2); $(<"$WORK/server.out")" \
 		0 "$SERVER_STATUS"
 }
 
@@ -22,8 +22,8 @@ test_ping_sr_0_sizes_disagree_and_both_sides_fail() {
 	start_server ping-sr-0 -c 10 -s 64 || return
 	run_client ping-sr-0 -c 10 -s 4096
 	wait_server
-	assertEquals "client status; $(cat "$WORK/client.out")" 1 "$CLIENT_STATUS"
-	assertEquals "server status; $(cat "$WORK/server.out")" 1 "$SERVER_STATUS"
+	assertEquals "client status; $(<"$WORK/client.out")" 1 "$CLIENT_STATUS"
+	assertEquals "server status; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" "^client: size mismatch"
 	assert_output "$WORK/server.out" "^server: size mismatch"
 }
@@ -33,8 +33,8 @@ test_ping_sr_0_client_smaller_than_server_both_fail() {
 	start_server ping-sr-0 -c 10 -s 4096 || return
 	run_client ping-sr-0 -c 10 -s 64
 	wait_server
-	assertEquals "client status; $(cat "$WORK/client.out")" 1 "$CLIENT_STATUS"
-	assertEquals "server status; $(cat "$WORK/server.out")" 1 "$SERVER_STATUS"
+	assertEquals "client status; $(<"$WORK/client.out")" 1 "$CLIENT_STATUS"
+	assertEquals "server status; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" "^client: size mismatch"
 	assert_output "$WORK/server.out" "^server: size mismatch: message 0 .* has 64 bytes, we expect 4096"
 }
@@ -49,7 +49,7 @@ test_ping_sr_0_counts_disagree_and_the_longer_side_waits() {
 	start_server ping-sr-0 -c 10 -v || return
 	start_client ping-sr-0 -c 20 -v
 	client=$(program_pid "$CLIENT_PID")
-	until grep -q "^server: 10 round trips of 64 bytes" "$WORK/server.out"; do
+	until has_line "$WORK/server.out" "^server: 10 round trips of 64 bytes"; do
 		[ $SECONDS -lt $deadline ] ||
 			{ fail "no server report: $(cat "$WORK"/*.out)"; return; }
 		nap 0.1
@@ -66,8 +66,8 @@ test_ping_sr_1_agent_adopts_the_clients_count() {
 	start_server ping-sr-1 || return
 	run_client ping-sr-1 -c 20 -v
 	wait_server
-	assertEquals "client status; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "server status; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client status; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server status; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" "^client: 20 round trips of 64 bytes"
 	assert_output "$WORK/server.out" "^server: 20 round trips of 64 bytes"
 }
@@ -89,8 +89,8 @@ test_ping_sr_1_agent_adopts_the_clients_size() {
 	start_server ping-sr-1 || return
 	run_client ping-sr-1 -c 25 -s 4096 -v
 	wait_server
-	assertEquals "client status; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "server status; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client status; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server status; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" "^client: 25 round trips of 4096 bytes"
 	assert_output "$WORK/server.out" "^server: 25 round trips of 4096 bytes"
 }

@@ -35,8 +35,8 @@ test_server_without_an_address() {
 		"$SERVER_PID" "$LIMIT" || fail "no server on port $PORT"
 	run_client ping-sr-2 -c 10 -v
 	wait_server
-	assertEquals "client status; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "server status; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client status; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server status; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/server.out" "^server: listening on (0\\.0\\.0\\.0|::):$PORT\$"
 	assert_output "$WORK/server.out" "^server: 10 round trips of 64 bytes"
 }

@@ -156,11 +156,11 @@ check_killed_peer_run() {
 	assertEquals "the $1 runs under valgrind" yes \
 		"$(cat "$WORK/under-valgrind" 2>/dev/null)"
 	# A timed run ends when the client goes: not a failure.
-	assertEquals "$1 status; $(cat "$WORK/$survivor.out")" \
+	assertEquals "$1 status; $(<"$WORK/$survivor.out")" \
 		"$expected" "$status"
 	assert_output "$WORK/$survivor.out" "$ENDED"
 	assert_valgrind_clean "$WORK/$survivor.out"
-	echo "  the $1 under valgrind exited $(cat "$WORK/ms") ms after" \
+	echo "  the $1 under valgrind exited $(<"$WORK/ms") ms after" \
 		"its peer was killed"
 }
 

@@ -38,8 +38,8 @@ posted_with() {
 	start_server "$stage" -t || return
 	run_client "$stage" -t -c 20 -s 100
 	wait_server
-	assertEquals "$stage client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "$stage server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "$stage client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "$stage server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	for side in client server; do
 		assertEquals "$stage $side: sends by /$send/" 20 \
 			"$(count "$WORK/$side.out" "^$side: $send")"
@@ -89,7 +89,7 @@ test_inline_exactly_when_the_message_fits() {
 		"$WORK/client.out")
 	PORT=$((PORT + 1))
 	echo "  the device takes $max bytes inline"
-	assertTrue "no inline size read back: $(cat "$WORK/client.out")" \
+	assertTrue "no inline size read back: $(<"$WORK/client.out")" \
 		"[ '${max:-0}' -gt 1 ]"
 	[ "${max:-0}" -gt 1 ] || return
 	inline_sends "$max" 30
@@ -103,7 +103,7 @@ test_a_send_found_wrong_is_given_up_and_the_next_goes_on() {
 	require_rdma || return 0
 
 	LIMIT=30 run_program "$KIT/tests/wr-abort" "$ADDR"
-	assertEquals "wr-abort; $(cat "$WORK/program.out")" 0 "$STATUS"
+	assertEquals "wr-abort; $(<"$WORK/program.out")" 0 "$STATUS"
 	assert_output "$WORK/program.out" \
 		"^wr-abort: a send of 64 bytes from slot 1 of 64-byte slots: not posted\$"
 	assert_output "$WORK/program.out" \
@@ -118,7 +118,7 @@ test_a_provider_without_ibv_wr_is_named() {
 
 	OUR_DEVICE_FAULT=no-wr LD_PRELOAD=$KIT/tests/device-fault.so \
 		run_program "$KIT/ping-wr-1/client" -a "$ADDR" -p "$PORT" -c 5
-	assertEquals "client; $(cat "$WORK/program.out")" 1 "$STATUS"
+	assertEquals "client; $(<"$WORK/program.out")" 1 "$STATUS"
 	assert_output "$WORK/program.out" \
 		"^client: rdma_create_qp_ex RC .*: Operation not supported\$"
 	assert_output "$WORK/program.out" \

@@ -65,7 +65,7 @@ refusals() {
 # check_refused CASE REASON: the client was refused with status 3 and
 # said REASON, and so did the server.
 check_refused() {
-	assertEquals "$stage, $1: status; $(cat "$WORK/$1.out")" \
+	assertEquals "$stage, $1: status; $(<"$WORK/$1.out")" \
 		3 "$(cat "$WORK/$1.status" 2>/dev/null)"
 	assert_output "$WORK/$1.out" \
 		"^pdata-client: the server refused us: $2\$"
@@ -81,9 +81,9 @@ check_refusals() {
 	done <<<"$CASES"
 	[ "$stage" = ping-sr-1 ] && check_refused untimed \
 		"this server cannot see a hang-up: a run needs a count"
-	assertEquals "$stage: good client; $(cat "$WORK/client.out")" \
+	assertEquals "$stage: good client; $(<"$WORK/client.out")" \
 		0 "$CLIENT_STATUS"
-	assertEquals "$stage: server; $(cat "$WORK/server.out")" \
+	assertEquals "$stage: server; $(<"$WORK/server.out")" \
 		0 "$SERVER_STATUS"
 	# The agent adopted the client's count and size.
 	assert_whole_run client "$stage"
@@ -97,7 +97,7 @@ check_refusals() {
 # behaviour sanitizer, would end the test at a memcpy from NULL.
 test_no_private_data_is_refused_without_a_copy() {
 	run_program "$KIT/tests/pdata-check"
-	assertEquals "pdata-check; $(cat "$WORK/program.out")" 0 "$STATUS"
+	assertEquals "pdata-check; $(<"$WORK/program.out")" 0 "$STATUS"
 	assert_output "$WORK/program.out" \
 		"^pdata-check: refusing a client: its private data is too short\$"
 	assert_output "$WORK/program.out" "^pdata-check: 2 checks passed\$"

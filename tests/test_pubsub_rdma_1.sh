@@ -26,7 +26,7 @@ test_eight_subscribers_at_once_each_get_every_publication() {
 	start_server "$STAGE" -n 8 || return
 	clients 8 -v -b 8 -c 300
 	wait_clients 8
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	for ((i = 1; i <= 8; i++)); do
 		assert_output "$WORK/client.$i.out" \
 			"^client: 300 publications of 64 bytes in $NUMBER s\$"
@@ -48,8 +48,8 @@ test_a_subscriber_with_one_buffer() {
 	start_server "$STAGE" || return
 	run_client "$STAGE" -v -b 1 -c 100
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
 		"^client: 100 publications of 64 bytes in $NUMBER s\$"
 }
@@ -63,8 +63,8 @@ test_a_subscriber_reads_what_each_notice_tells_of() {
 	start_server "$STAGE" || return
 	run_client "$STAGE" -v -x -b 4 -c 1000
 	wait_server
-	assertEquals "client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
 		"^client: subscriber: publications the agent's notices told of: 1: [0-9]+, 2-3: [0-9]+, 4-7: [0-9]+, 8-15: [0-9]+, 16\\+: [0-9]+\$"
 	assert_output "$WORK/server.out" \
@@ -79,7 +79,7 @@ test_the_publisher_for_many_is_helgrind_clean() {
 	OUR_UNDER_VALGRIND=helgrind start_server "$STAGE" -n 8 || return
 	clients 8 -v -c 100
 	wait_clients 8
-	assertEquals "server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_valgrind_clean "$WORK/server.out"
 	assertEquals "agents whose subscriber read 100" 8 \
 		"$(count "$WORK/server.out" "^server: 100 publications of 64 bytes in ")"
@@ -114,13 +114,13 @@ test_a_subscriber_dying_leaves_the_others_running() {
 	# of that.)
 	nap 1
 	for i in 1 2; do
-		assertFalse "subscriber $i finished while the stopped one held the board: $(cat "$WORK/client.$i.out")" \
+		assertFalse "subscriber $i finished while the stopped one held the board: $(<"$WORK/client.$i.out")" \
 			"[ -e '$WORK/client.$i.status' ]"
 	done
 	kill -KILL "$victim"
 	wait_client
 	wait_clients 2
-	assertEquals "server; $(cat "$WORK/server.out")" 1 "$SERVER_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
 	assertEquals "agents whose subscriber read 2000" 2 \
 		"$(count "$WORK/server.out" "^server: 2000 publications of 64 bytes in ")"
 	assert_output "$WORK/server.out" \
@@ -142,8 +142,8 @@ test_the_publisher_dying_ends_every_subscribers_run() {
 	wait_server
 	wait
 	for i in 1 2; do
-		assertEquals "client $i; $(cat "$WORK/client.$i.out")" 1 \
-			"$(cat "$WORK/client.$i.status")"
+		assertEquals "client $i; $(<"$WORK/client.$i.out")" 1 \
+			"$(<"$WORK/client.$i.status")"
 		assert_output "$WORK/client.$i.out" \
 			"^client: [0-9.:]+ ended the run after [0-9]+ publications\$"
 		assert_no_output "$WORK/client.$i.out" "failed|corrupt|read publication"

@@ -47,8 +47,8 @@ check_pair_run() {
 	local stage=${1#*.}
 
 	statuses "$1" || return
-	assertEquals "$1 client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "$1 server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "$1 client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "$1 server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_whole_run client "$stage"
 	assert_whole_run server "$stage"
 	assert_valgrind_clean "$WORK/client.out"

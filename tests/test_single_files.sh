@@ -147,12 +147,12 @@ test_single_files_speak_of_their_own_stage_only() {
 				[ "$other" = "$stage" ] && continue
 				head -n "$sources" "$file" | grep -v '^ \* Builds on ' |
 					grep -nE -m1 "(^|[^a-z-])$other([^0-9a-z-]|$)" >"$WORK/named" &&
-					fail "$stage/$program.c names $other: line $(cat "$WORK/named")"
+					fail "$stage/$program.c names $other: line $(<"$WORK/named")"
 			done
 			head -n "$sources" "$file" | grep -v 'cc -Wall' |
 				grep -nE -m1 "\\b($KIT_FILES)\\b|common/|Makefile|make -C|excerpt" \
 					>"$WORK/named" &&
-				fail "$stage/$program.c speaks of the kit's files: line $(cat "$WORK/named")"
+				fail "$stage/$program.c speaks of the kit's files: line $(<"$WORK/named")"
 		done
 	done
 	return 0
@@ -197,7 +197,7 @@ test_single_files_read_in_the_lessons_order() {
 			tr -d '(' | tr '\n' ' ' | sed 's/ $//')"
 	sed -n '1,/^ \*\//p' "$file" | tr -d '\n *' >"$WORK/verbs"
 	has_line "$WORK/verbs" 'rdma_create_id,rdma_resolve_addr,rdma_resolve_route,ibv_alloc_pd,ibv_reg_mr,ibv_create_cq,rdma_create_qp,ibv_post_recv,rdma_connect,ibv_post_send,ibv_poll_cq' ||
-		fail "ping-sr-0 client's header lists the verbs out of order: $(cat "$WORK/verbs")"
+		fail "ping-sr-0 client's header lists the verbs out of order: $(<"$WORK/verbs")"
 }
 
 # The size of reference code a newcomer reads in one sitting: at most

@@ -105,7 +105,7 @@ test_every_excerpt_of_the_decks_resolves() {
 	for deck in $(decks); do
 		(cd "$KIT" && "$EXCERPT" "slides/$deck.md") >"$WORK/deck.md" \
 			2>"$WORK/error.out" ||
-			fail "$deck: $(cat "$WORK/error.out")"
+			fail "$deck: $(<"$WORK/error.out")"
 		grep -q '^@excerpt' "$WORK/deck.md" &&
 			fail "$deck: an @excerpt line was left as it was"
 	done
@@ -129,8 +129,8 @@ test_excerpt_cuts_a_function_exactly() {
 		echo '```'
 		echo after
 	} >"$WORK/expected.md"
-	assertEquals "our_poll_or_arm, cut" "$(cat "$WORK/expected.md")" \
-		"$(cat "$WORK/out.md")"
+	assertEquals "our_poll_or_arm, cut" "$(<"$WORK/expected.md")" \
+		"$(<"$WORK/out.md")"
 	grep -q "$(printf '^\t')" "$WORK/out.md" ||
 		fail "the tabs of the source were not kept"
 }
@@ -143,7 +143,7 @@ test_excerpt_takes_the_return_type_on_the_line_before() {
 	"$EXCERPT" "$WORK/page.md" >"$WORK/out.md"
 	assertEquals "add_one, cut" \
 		"$(printf '```c\nstatic int\nadd_one(int x)\n{\n\treturn x + 1;\n}\n```')" \
-		"$(cat "$WORK/out.md")"
+		"$(<"$WORK/out.md")"
 	rm -f "$KIT/.cache/excerpt-test.c"
 }
 
@@ -159,7 +159,7 @@ test_excerpt_cuts_between_markers_exactly() {
 		   sed -n '/\/\* excerpt undo \*\//,/\/\* end excerpt undo \*\//p' \
 			"$KIT/$file" | sed '1d;$d'
 		   echo '```')" \
-		"$(cat "$WORK/out.md")"
+		"$(<"$WORK/out.md")"
 	grep -q 'excerpt undo' "$WORK/out.md" &&
 		fail "a marker line came out with the code"
 	return 0
@@ -178,7 +178,7 @@ excerpt_fails() {
 	for word in "$@"; do
 		grep -qF -- "$word" "$WORK/error.out" ||
 			fail "the message for '$line' does not name $word:" \
-				"$(cat "$WORK/error.out")"
+				"$(<"$WORK/error.out")"
 	done
 	grep -q '^```c' "$WORK/out.md" &&
 		fail "a code block came out for '$line'"
@@ -217,8 +217,8 @@ test_excerpt_leaves_fenced_blocks_alone() {
 	printf '```text\n@excerpt no/such.c nothing\n```\n' >"$WORK/page.md"
 	"$EXCERPT" "$WORK/page.md" >"$WORK/out.md" ||
 		fail "labs/excerpt expanded a line inside a fenced block"
-	assertEquals "the page, unchanged" "$(cat "$WORK/page.md")" \
-		"$(cat "$WORK/out.md")"
+	assertEquals "the page, unchanged" "$(<"$WORK/page.md")" \
+		"$(<"$WORK/out.md")"
 }
 
 test_measured_data_is_there() {

@@ -20,8 +20,8 @@ whole_run() {
 
 check_whole_run() {
 	statuses "$1" || return
-	assertEquals "$1 client; $(cat "$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "$1 server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "$1 client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "$1 server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_valgrind_clean "$WORK/client.out"
 	assert_valgrind_clean "$WORK/server.out"
 }
@@ -51,7 +51,7 @@ killed_client_run() {
 check_killed_client_run() {
 	statuses "$1" || return
 	# A timed run ends when the client goes: not a failure.
-	assertEquals "$1 server; $(cat "$WORK/server.out")" 0 "$SERVER_STATUS"
+	assertEquals "$1 server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/server.out" "ended the run after [0-9]+ "
 	assert_valgrind_clean "$WORK/server.out"
 }

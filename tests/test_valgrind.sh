@@ -67,7 +67,7 @@ test_failures_under_valgrind() {
 assert_ended() {
 	local out=$WORK/$1.out
 
-	assertEquals "$1: exit status; $(cat "$out")" "$2" \
+	assertEquals "$1: exit status; $(<"$out")" "$2" \
 		"$(cat "$WORK/$1.status" 2>/dev/null)"
 	assert_output "$out" "$3"
 	assert_valgrind_clean "$out"

@@ -7,8 +7,8 @@
 
 test_verification_refuses_corrupted_data() {
 	run_program "$KIT/tests/verify-data"
-	assertEquals "status; $(cat "$WORK/program.out")" 0 "$STATUS"
-	assertFalse "a case went wrong: $(cat "$WORK/program.out")" \
+	assertEquals "status; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertFalse "a case went wrong: $(<"$WORK/program.out")" \
 		"grep -q WRONG '$WORK/program.out'"
 	# Each refusal names the byte that differs.
 	assert_output "$WORK/program.out" \
@@ -19,7 +19,7 @@ test_verification_refuses_corrupted_data() {
 
 test_a_failed_verb_is_reported_with_its_reason() {
 	run_program "$KIT/tests/report-errors"
-	assertEquals "status; $(cat "$WORK/program.out")" 0 "$STATUS"
+	assertEquals "status; $(<"$WORK/program.out")" 0 "$STATUS"
 	# An error number, positive or negative as providers differ.
 	assert_output "$WORK/program.out" \
 		"^report-errors: ibv_post_send positive: Cannot allocate memory\$"
