@@ -86,6 +86,13 @@ ipoib() {
 		>>"$WORK/ip-link"
 }
 
+# open_work [FOLDER...]: the user the lab runs as may read $WORK and each
+# FOLDER, and reach $WORK through shunit2's folders, private to us.
+open_work() {
+	chmod a+rx "$WORK" "$@"
+	chmod a+x "$SHUNIT_TMPDIR" "${SHUNIT_TMPDIR%/*}"
+}
+
 # pick [ULIMIT_ARGS]: `labs/lab pick-host-device` as a user without root,
 # on the fake host, after `ulimit ULIMIT_ARGS` when given; output in
 # $WORK/program.out, status in STATUS.
@@ -93,7 +100,7 @@ pick() {
 	: >>"$WORK/rdma-link"
 	: >>"$WORK/ip-addr"
 	: >>"$WORK/ip-link"
-	chmod a+rx "$WORK"
+	open_work
 	run_program "${AS_USER[@]}" \
 		env PATH="$COPY/bin:/usr/bin:/bin" FAKE_HOST="$WORK" \
 		bash -c "${1:+ulimit $1 || exit 99; }exec \"\$0\" pick-host-device" \
@@ -219,7 +226,7 @@ dpkg_has() {
 # from the top of the kit, on the database dpkg_has wrote; output in
 # $WORK/program.out, status in STATUS.
 install_deps() {
-	chmod a+rx "$WORK" "$WORK/dpkg"
+	open_work "$WORK/dpkg"
 	run_program "${AS_USER[@]}" env PATH="$COPY/bin:/usr/bin:/bin" \
 		DPKG_ADMINDIR="$WORK/dpkg" \
 		bash -c 'cd "$0" && labs/install-deps "$@"' "$COPY" "$@"
