@@ -45,9 +45,14 @@ fi
 
 # The valgrind tools: memcheck exits 99 on an error or on memory
 # definitely or indirectly lost; helgrind on a data race or a misused
-# lock.
+# lock. memcheck skips the inlined calls of the debug information
+# (--read-inline-info=no): in the emulated lab that is half a second of
+# each start, and an error's stack then names the function an inlined
+# call sits in, which is enough to find it. helgrind keeps them: a
+# suppression of valgrind.supp names an inlined function of glibc.
 # shellcheck disable=SC2054 # the commas are valgrind's
 VALGRIND=(valgrind --quiet --error-exitcode=99 --leak-check=full
+	--read-inline-info=no
 	--show-leak-kinds=definite,indirect
 	--errors-for-leak-kinds=definite,indirect
 	--suppressions="$KIT/tests/valgrind.supp")

@@ -132,9 +132,13 @@ test_ping_sr_0_holds_only_the_baseline() {
 # in the list of the files it was made from, at its end; and it has no
 # excerpt marker and no word of the kit's Makefiles.
 test_single_files_speak_of_their_own_stage_only() {
-	local stage program other file sources
+	local stage program other others file sources
 
 	for stage in $ALL_STAGES; do
+		others=
+		for other in $ALL_STAGES; do
+			[ "$other" = "$stage" ] || others+="${others:+|}$other"
+		done
 		for program in $(programs_of $stage); do
 			file=$KIT/$stage/single/$program.c
 			[ -f "$file" ] || continue
@@ -143,12 +147,9 @@ test_single_files_speak_of_their_own_stage_only() {
 				cut -d: -f1)
 			[ -n "$sources" ] ||
 				{ fail "$stage/$program.c lists no files of the kit"; continue; }
-			for other in $ALL_STAGES; do
-				[ "$other" = "$stage" ] && continue
-				head -n "$sources" "$file" | grep -v '^ \* Builds on ' |
-					grep -nE -m1 "(^|[^a-z-])$other([^0-9a-z-]|$)" >"$WORK/named" &&
-					fail "$stage/$program.c names $other: line $(<"$WORK/named")"
-			done
+			head -n "$sources" "$file" | grep -v '^ \* Builds on ' |
+				grep -nE -m1 "(^|[^a-z-])($others)([^0-9a-z-]|$)" >"$WORK/named" &&
+				fail "$stage/$program.c names another stage: line $(<"$WORK/named")"
 			head -n "$sources" "$file" | grep -v 'cc -Wall' |
 				grep -nE -m1 "\\b($KIT_FILES)\\b|common/|Makefile|make -C|excerpt" \
 					>"$WORK/named" &&
