@@ -71,6 +71,7 @@ static int run_status(const struct our_control *control, int ret)
 {
 	unsigned long long done = control->transfers;
 	int signal = our_interrupted();
+	char of[16] = ""; /* " of COUNT" */
 
 	if (control->end == OUR_RUN_INTERRUPTED) {
 		our_error("interrupted by %s after %llu %s%s",
@@ -81,13 +82,10 @@ static int run_status(const struct our_control *control, int ret)
 	if (control->end != OUR_RUN_PEER_GONE)
 		return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 	if (control->count)
-		our_error("%s ended the run after %llu of %u %ss",
-			  control->peer_name, done, control->count,
-			  our_transfer_unit);
-	else
-		our_error("%s ended the run after %llu %s%s",
-			  control->peer_name, done, our_transfer_unit,
-			  done == 1 ? "" : "s");
+		snprintf(of, sizeof(of), " of %u", control->count);
+	our_error("%s ended the run after %llu%s %s%s", control->peer_name,
+		  done, of, our_transfer_unit,
+		  done == 1 && !control->count ? "" : "s");
 	/* An agent with no count runs until the client hangs up. */
 	return control->count || control->duration ? EXIT_FAILURE :
 						     EXIT_SUCCESS;

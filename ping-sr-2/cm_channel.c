@@ -138,6 +138,10 @@ bool our_wait_must_end(struct our_control *control)
 
 	if (!gone && !our_interrupted())
 		return false;
+	/* The count is done: the disconnect flushes what is still posted,
+	 * and the flush ends the wait (our_check_wc). */
+	if (gone && control->count && control->transfers >= control->count)
+		return false;
 	/* Completions on their way get a moment, and so does a transfer in
 	 * progress when Ctrl-C came. */
 	if (cm && !cm->give_up)

@@ -10,7 +10,9 @@
 # writes, reads and atomics fail as sends do when the peer goes; and
 # ping-sg-1, ping-post-1 and ping-wr-1, a third as many times. And the
 # other way round: a side whose peer is stopped just as the run ends
-# still ends, within 5 seconds.
+# still ends, within 5 seconds. And a run that has done its count ends
+# as planned, even when the peer's hang-up comes before the last
+# acknowledgement.
 . "$(dirname "$0")/lib.sh"
 
 # Kills per stage: half of them the client, half the server.
@@ -163,6 +165,36 @@ kill_two() {
 		assertEquals "$stage: kills seen by the survivor" "$KILLS" \
 			"$(grep -c "^ok $stage " "$RESULTS")"
 		echo "  $stage: $(grep -c "^ok $stage " "$RESULTS") of $KILLS kills seen by the survivor as they should be"
+	done
+}
+
+# The client has its last pong and hangs up; its disconnect may reach the
+# server before the acknowledgement of that pong does: the pong's send
+# completion then comes flushed (as it does in ping-sr-0 here, with a fault
+# loaded into the server), or after the CM event thread has seen the
+# disconnect (as it does in ping-sr-2, the completion held back 3 s, well
+# past the grace the agent gives completions on their way). Either way the
+# server has done its count: it ends as planned, and says nothing of a
+# peer that ended the run.
+test_a_hang_up_after_the_last_pong_ends_the_run_as_planned() {
+	require_rdma || return 0
+	local run stage flush count
+
+	# STAGE:FLUSH; ping-sr-0's server runs the count it is given,
+	# ping-sr-2's the client's.
+	for run in ping-sr-0:1 ping-sr-2:0; do
+		stage=${run%:*} flush=${run#*:} count=(-c 1)
+		[ "$stage" = ping-sr-0 ] || count=()
+		OUR_SEND_FLUSH=$flush OUR_SEND_DELAY_MS=3000 \
+			LD_PRELOAD=$KIT/tests/slow-sends.so \
+			start_server "$stage" "${count[@]}" || return
+		run_client "$stage" -c 1
+		wait_server
+		assertEquals "$stage client, server; $(cat "$WORK"/*.out)" \
+			"0 0" "$CLIENT_STATUS $SERVER_STATUS"
+		assert_output "$WORK/server.out" "^server: 1 round trips? of "
+		assert_no_output "$WORK/server.out" "ended the run|flushed"
+		PORT=$((PORT + 1))
 	done
 }
 
