@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# What the lab boots its guest on: KVM where a probe brings the guest up
+# on it, TCG emulation elsewhere, the answer kept in .cache/lab/accel;
+# LAB_ACCEL decides when set. A stand-in QEMU hangs on KVM, or boots the
+# guest there, as a test says; a character device anyone may open
+# (/dev/null) stands in for /dev/kvm. Nothing is booted, so make check
+# runs these on the host.
+# tests/run: host
+. "$(dirname "$0")/lib.sh"
+
+# QEMU: --version; else it notes the accelerator it was given in
+# $FAKE_HOST/qemu.log and "boots" the guest: on KVM it hangs unless
+# FAKE_KVM is works; otherwise it leaves the command's status 0 where the
+# guest would (in the run directory that -append names, beside -initrd).
+FAKE_QEMU='[ "$1" = --version ] && echo "QEMU emulator version 0.0 (fake)" && exit
+accel= run= cache=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-accel) accel=${2%%,*} ;;
+	-append) run=${2##*lab.run=} run=${run%% *} ;;
+	-initrd) cache=${2%/*} ;;
+	esac
+	shift
+done
+echo "$accel" >>"$FAKE_HOST/qemu.log"
+[ "$accel" = kvm ] && [ "${FAKE_KVM:-}" != works ] && exec sleep 600
+echo 0 >"$cache/$run/status"'
+
+# A copy of the lab whose KVM is the device a test names (none unless
+# named), with the stand-in QEMU, and a cache that holds a kernel with
+# nothing in it: the stand-in boots none.
+oneTimeSetUp() {
+	COPY=$(mktemp -d)
+	mkdir -p "$COPY/labs" "$COPY/bin" \
+		"$COPY/.cache/lab/kernel/lib/modules/0.0-fake"
+	cp "$KIT/labs/lab" "$KIT/labs/guest-init" "$COPY/labs/"
+	sed -i 's|^KVM_DEVICE=/dev/kvm$|KVM_DEVICE=${FAKE_KVM_DEVICE:-/none}|' \
+		"$COPY/labs/lab"
+	printf '#!/bin/bash\n%s\n' "$FAKE_QEMU" >"$COPY/bin/qemu-system-x86_64"
+	chmod a+x "$COPY/bin/qemu-system-x86_64"
+	: >"$COPY/.cache/lab/kernel/lib/modules/0.0-fake/modules.dep"
+	: >"$COPY/.cache/lab/vmlinux-0.0-fake.none"
+	echo 0.0-fake >"$COPY/.cache/lab/kernel.version"
+}
+
+oneTimeTearDown() {
+	rm -rf "$COPY"
+}
+
+# accel [ENV...]: `labs/lab accel` with ENV; the stand-in QEMU logs into
+# $WORK/qemu.log; output in $WORK/program.out, status in STATUS.
+accel() {
+	: >"$WORK/qemu.log"
+	run_program env -u LAB_ACCEL -u LAB_KVM_PROBE -u LAB_QUIET \
+		PATH="$COPY/bin:$PATH" FAKE_HOST="$WORK" "$@" \
+		"$COPY/labs/lab" accel
+}
+
+test_the_lab_tries_kvm_once_and_keeps_the_answer() {
+	rm -f "$COPY/.cache/lab/accel"
+	accel FAKE_KVM_DEVICE=/dev/null LAB_KVM_PROBE=2
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "the accelerator; $(<"$WORK/program.out")" tcg \
+		"$(tail -n 1 "$WORK/program.out")"
+	assertEquals "the probe" kvm "$(<"$WORK/qemu.log")"
+	assert_output "$WORK/program.out" \
+		"^lab: KVM did not bring the guest up: the lab emulates with TCG"
+	# Asked again: the answer kept, no probe.
+	accel FAKE_KVM_DEVICE=/dev/null FAKE_KVM=works
+	assertEquals "the kept answer; $(<"$WORK/program.out")" tcg \
+		"$(<"$WORK/program.out")"
+	assertEquals "no second probe" "" "$(<"$WORK/qemu.log")"
+	# LAB_ACCEL decides without a probe.
+	accel FAKE_KVM_DEVICE=/dev/null LAB_ACCEL=kvm
+	assertEquals "LAB_ACCEL; $(<"$WORK/program.out")" kvm \
+		"$(<"$WORK/program.out")"
+}
+
+test_the_lab_uses_kvm_where_the_probe_brings_the_guest_up() {
+	rm -f "$COPY/.cache/lab/accel"
+	accel FAKE_KVM_DEVICE=/dev/null FAKE_KVM=works
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "the accelerator; $(<"$WORK/program.out")" kvm \
+		"$(tail -n 1 "$WORK/program.out")"
+	assert_output "$WORK/program.out" "^lab: KVM works here"
+	assertEquals "the probe" kvm "$(<"$WORK/qemu.log")"
+	# No KVM device to open: emulation, without a probe.
+	rm -f "$COPY/.cache/lab/accel"
+	accel FAKE_KVM_DEVICE=/nonexistent FAKE_KVM=works
+	assertEquals "no KVM; $(<"$WORK/program.out")" tcg \
+		"$(<"$WORK/program.out")"
+	assertEquals "no probe without KVM" "" "$(<"$WORK/qemu.log")"
+}
+
+test_the_lab_refuses_a_bad_accelerator_or_probe_time() {
+	accel FAKE_KVM_DEVICE=/dev/null LAB_ACCEL=hvf
+	assertEquals "exit status; $(<"$WORK/program.out")" 125 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^lab: LAB_ACCEL must be tcg or kvm, not 'hvf'\$"
+	accel FAKE_KVM_DEVICE=/dev/null LAB_KVM_PROBE=0
+	assertEquals "exit status; $(<"$WORK/program.out")" 125 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^lab: LAB_KVM_PROBE must be a number of seconds, not '0'\$"
+}
+
+. shunit2
