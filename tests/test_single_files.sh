@@ -215,11 +215,11 @@ code_bar() {
 	ping-sr-3) echo 1290 2000 ;;
 	ping-sr-4) echo 1300 2000 ;;
 	blast-sr-2) echo 1280 2000 ;;
-	ping-rdma-1) echo 1400 2110 ;;
-	ping-rdma-2) echo 1430 2170 ;;
-	blast-rdma-1) echo 1400 2110 ;;
+	ping-rdma-1) echo 1400 2090 ;;
+	ping-rdma-2) echo 1430 2150 ;;
+	blast-rdma-1) echo 1400 2090 ;;
 	atomic-1) echo 1600 2400 ;;
-	pubsub-rdma-1) echo 1760 2620 ;;
+	pubsub-rdma-1) echo 1760 2590 ;;
 	ping-sg-1 | ping-post-1) echo 1280 2000 ;;
 	ping-wr-1) echo 1260 2000 ;;
 	*) echo 1000 2000 ;;
