@@ -44,11 +44,18 @@ demo: deps
 # .cache/exercises) are built on the host: the suites check them in the
 # lab, where compiling is slow. The suites that need no RDMA device (the
 # layout, the slides, what the READMEs name) run on the host too, first;
-# the lab runs the others and counts the host's results with its own.
+# then the two-host lab runs the suites of two hosts on a wire (and the
+# READMEs' two-host blocks); the lab runs the others last and counts the
+# results before it with its own.
+PAIR_SUITES = tests/test_two_hosts.sh tests/test_readmes.sh
 check: deps
 	$(MAKE) -j$(JOBS) -Otarget all single slides proofs
+	rm -f .cache/tests/host.results .cache/tests/pair.results
 	tests/run --host-only --results .cache/tests/host.results || true
-	$(LAB) run -- tests/run --no-host --add .cache/tests/host.results
+	$(LAB) pair run -- env OUR_TEST_JOBS=2 tests/run \
+		--results .cache/tests/pair.results \
+		--add .cache/tests/host.results $(PAIR_SUITES) || true
+	$(LAB) run -- tests/run --no-host --add .cache/tests/pair.results
 
 lab: deps
 	$(MAKE) all

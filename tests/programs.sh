@@ -25,6 +25,9 @@
 #                    on (the tests: one port a test)
 #   OUR_UNDER_VALGRIND  the valgrind tool the programs run under: 1 or
 #                    memcheck, helgrind; empty: none
+#   ON_SERVER_HOST   what starts the server on another host (the two
+#                    hosts of labs/lab pair: labs/lab on b --), with ADDR
+#                    that host's address; empty: the server runs here
 
 # The address of the netdev that carries the RDMA device, and the device
 # (the lab sets both).
@@ -160,6 +163,9 @@ program_command() {
 	esac
 	COMMAND=(timeout -k 5 "$LIMIT" "${cpu[@]}" "${tool[@]}"
 		"${PROGRAMS_DIR:-$KIT/$2}/$1")
+	[ "$1" = client ] || [ -z "${ON_SERVER_HOST[*]:-}" ] ||
+		COMMAND=("${COMMAND[@]:0:4}" "${ON_SERVER_HOST[@]}"
+			"${COMMAND[@]:4}")
 }
 
 # split_args [CLIENT_ARGS...] [-- SERVER_ARGS...]: sets CLIENT_ARGS and

@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: MIT
 # What the lab boots its guest on: KVM where a probe brings the guest up
 # on it, TCG emulation elsewhere, the answer kept in .cache/lab/accel;
-# LAB_ACCEL decides when set. A stand-in QEMU hangs on KVM, or boots the
-# guest there, as a test says; a character device anyone may open
-# (/dev/null) stands in for /dev/kvm. Nothing is booted, so make check
-# runs these on the host.
+# LAB_ACCEL decides when set. And how the two hosts of `labs/lab pair`
+# are linked: over 127.0.0.1 alone, on two UDP ports that no one else
+# holds. A stand-in QEMU hangs on KVM, or boots the guest there, as a
+# test says; a character device anyone may open (/dev/null) stands in
+# for /dev/kvm. Nothing is booted, so make check runs these on the host.
 # tests/run: host
 . "$(dirname "$0")/lib.sh"
 
 # QEMU: --version; else it notes the accelerator it was given in
-# $FAKE_HOST/qemu.log and "boots" the guest: on KVM it hangs unless
+# $FAKE_HOST/qemu.log (and its -netdev in netdev.log, its -append in
+# append.log) and "boots" the guest: on KVM it hangs unless
 # FAKE_KVM is works; otherwise it leaves the command's status 0 where the
 # guest would (in the run directory that -append names, beside -initrd).
 FAKE_QEMU='[ "$1" = --version ] && echo "QEMU emulator version 0.0 (fake)" && exit
@@ -18,7 +20,9 @@ accel= run= cache=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-accel) accel=${2%%,*} ;;
-	-append) run=${2##*lab.run=} run=${run%% *} ;;
+	-append) run=${2##*lab.run=} run=${run%% *}
+		echo "$2" >>"$FAKE_HOST/append.log" ;;
+	-netdev) echo "$2" >>"$FAKE_HOST/netdev.log" ;;
 	-initrd) cache=${2%/*} ;;
 	esac
 	shift
@@ -102,6 +106,94 @@ test_the_lab_refuses_a_bad_accelerator_or_probe_time() {
 	assertEquals "exit status; $(<"$WORK/program.out")" 125 "$STATUS"
 	assert_output "$WORK/program.out" \
 		"^lab: LAB_KVM_PROBE must be a number of seconds, not '0'\$"
+}
+
+# lab ARGS...: `labs/lab ARGS` in the copy (from its top), on TCG, with
+# the stand-in QEMU; output in $WORK/program.out, status in STATUS.
+lab() {
+	: >"$WORK/netdev.log"
+	: >"$WORK/append.log"
+	cd "$COPY" || return
+	run_program env -u LAB_LINK_PORT -u LAB_PAIR -u LAB_HOST \
+		PATH="$COPY/bin:$PATH" FAKE_HOST="$WORK" LAB_ACCEL=tcg \
+		LAB_QUIET=1 "${LAB_ENV[@]}" "$COPY/labs/lab" "$@"
+	cd - >/dev/null || return
+}
+
+# free_ports: two free UDP ports of 127.0.0.1 in a row, the first
+# printed.
+free_ports() {
+	python3 -c '
+import socket
+for port in range(42000, 60000, 2):
+    try:
+        for p in (port, port + 1):
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.bind(("127.0.0.1", p))
+            s.close()
+    except OSError:
+        continue
+    print(port)
+    break'
+}
+
+test_a_pair_links_its_two_guests_over_loopback_alone() {
+	local port
+
+	port=$(free_ports)
+	LAB_ENV=(LAB_LINK_PORT="$port")
+	lab pair run -- true
+	assertEquals "exit status; $(<"$WORK/program.out")" 0 "$STATUS"
+	# The serving guest (host b) starts first, then host a.
+	assertEquals "the links" "\
+dgram,id=link,local.type=inet,local.host=127.0.0.1,local.port=$((port + 1)),remote.type=inet,remote.host=127.0.0.1,remote.port=$port
+dgram,id=link,local.type=inet,local.host=127.0.0.1,local.port=$port,remote.type=inet,remote.host=127.0.0.1,remote.port=$((port + 1))" \
+		"$(<"$WORK/netdev.log")"
+	assert_output "$WORK/append.log" " lab\.run=run-[^ /]+/b lab\.host=b\$"
+	assert_output "$WORK/append.log" " lab\.run=run-[^ /]+/a lab\.host=a\$"
+	# The single guest has no link.
+	LAB_ENV=()
+	lab run -- true
+	assertEquals "one guest; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "one guest, no link" "" "$(<"$WORK/netdev.log")"
+}
+
+test_a_pair_refuses_a_port_someone_holds_and_bad_requests() {
+	local port holder
+
+	port=$(free_ports)
+	python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+print("bound", flush=True)
+time.sleep(60)' $((port + 1)) >"$WORK/holder.out" &
+	holder=$!
+	wait_for_line "$WORK/holder.out" '^bound$' "$holder" 10
+	LAB_ENV=(LAB_LINK_PORT="$port")
+	lab pair run -- true
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	assertEquals "a port taken; $(<"$WORK/program.out")" 125 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^lab: UDP port $port or $((port + 1)) of 127\\.0\\.0\\.1 is taken \\(another pair's link\\?\\): stop that lab, or set LAB_LINK_PORT to another port\$"
+	assertEquals "nothing booted" "" "$(<"$WORK/append.log")"
+	LAB_ENV=(LAB_LINK_PORT=80)
+	lab pair run -- true
+	assertEquals "port 80; $(<"$WORK/program.out")" 125 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^lab: LAB_LINK_PORT must be a port from 1024 to 65534, not '80'\$"
+	LAB_ENV=()
+	lab pair start
+	assertEquals "pair start; $(<"$WORK/program.out")" 125 "$STATUS"
+	assert_output "$WORK/program.out" "^lab: pair: run or shell, not 'start'"
+	lab pair shell c
+	assertEquals "pair shell c; $(<"$WORK/program.out")" 125 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^lab: the hosts of a pair are a and b, not 'c'\$"
+	lab on b -- true
+	assertEquals "on, outside a pair; $(<"$WORK/program.out")" 125 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^lab: on: only inside the two hosts of labs/lab pair"
 }
 
 . shunit2

@@ -35,10 +35,15 @@
 # - A `text` block is not run: sample output, usage, commands for the
 #   host outside the lab (`make demo`, `sudo ...`) or for other machines.
 #   Except one kind: a block of commands at `hostA$` and `hostB$` prompts
-#   (two hosts with RDMA hardware) is run in the lab, both hosts being
-#   the lab guest and every IPv4 address in it replaced by the lab's:
-#   host A's lines start in the background (host A serves), host B's run
-#   in the foreground, under the rules above.
+#   (two hosts with RDMA hardware) is run across the two hosts of the
+#   two-host lab (`labs/lab pair run -- tests/run tests/test_readmes.sh`,
+#   which runs only these blocks), host A's lines on host a, in the
+#   background (host A serves), host B's on host b, through `labs/lab on
+#   b`, in the foreground, under the rules above, every IPv4 address
+#   replaced by host a's. The one-guest lab leaves these blocks to the
+#   pair, and the `sh` blocks that run `labs/lab pair run` (which there
+#   runs its command directly); on a machine with its own RDMA device
+#   both hosts are that machine.
 # And test_docs.sh holds them to the rest of it:
 # - Every `make diff FROM=X TO=Y` a README mentions runs and prints a diff
 #   (each pair once).
@@ -75,7 +80,8 @@ DEFAULT_PORT=12321
 
 # Every fenced block of every README, cut out into $BLOCKS: NNN.where
 # says where it is and what it is (README, line, info string, number in
-# its README, "hosts" for a block of hostA$ and hostB$ commands, "-"
+# its README, "hosts" for a block of hostA$ and hostB$ commands, "pair"
+# for one that runs `labs/lab pair run`, "-"
 # otherwise) and NNN.text holds its lines, the fence's indentation gone.
 BLOCKS=$(mktemp -d)
 (cd "$KIT" && awk -v out="$BLOCKS" '
@@ -84,7 +90,8 @@ BLOCKS=$(mktemp -d)
 		if (inside) {
 			inside = 0
 			close(text)
-			kind = prompts > 0 && prompts == lines ? "hosts" : "-"
+			kind = prompts > 0 && prompts == lines ? "hosts" : \
+				pair ? "pair" : "-"
 			print FILENAME, start, info, count, kind >(base ".where")
 			close(base ".where")
 			next
@@ -103,7 +110,7 @@ BLOCKS=$(mktemp -d)
 		base = sprintf("%s/%03d", out, ++blocks)
 		text = base ".text"
 		printf "" >text
-		lines = prompts = 0
+		lines = prompts = pair = 0
 		next
 	}
 	inside {
@@ -113,6 +120,8 @@ BLOCKS=$(mktemp -d)
 			lines++
 			if (line ~ /^host[AB]\$ /)
 				prompts++
+			if (line ~ /^labs\/lab pair run /)
+				pair = 1
 		}
 	}
 ' "${READMES[@]}")
@@ -254,12 +263,15 @@ run_line() {
 }
 
 # block_lines BLOCK KIND: the lines to run. A two-host block's become
-# lab lines: the prompts gone, host A's in the background, every IPv4
-# address the lab's.
+# lab lines: the prompts gone, host A's in the background, host B's on
+# host b when this is host a of a pair, every IPv4 address ours.
 block_lines() {
+	local on_b=
+
+	[ "${LAB_HOST:-}" != a ] || on_b='labs/lab on b -- '
 	if [ "$2" = hosts ]; then
 		sed -E -e "s/[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+/$ADDR/g" \
-			-e 's/^hostA\$ (.*)$/\1 \&/' -e 's/^hostB\$ //' \
+			-e 's/^hostA\$ (.*)$/\1 \&/' -e "s|^hostB\\$ |$on_b|" \
 			"$1.text"
 	else
 		cat "$1.text"
@@ -280,8 +292,11 @@ run_block() {
 	exec {stderr}>&2 2>>"$LOG"
 	log_line "=== $readme, block $number (line $line, \`\`\`$info):"
 	sed 's/^/  | /' "$block.text" >>"$LOG"
-	[ "$kind" != hosts ] ||
-		log_line "(commands for two hosts with RDMA hardware: run here, both hosts being this lab guest, every address $ADDR, host A's lines in the background)"
+	if [ "$kind" = hosts ] && [ "${LAB_HOST:-}" = a ]; then
+		log_line "(commands for two hosts with RDMA hardware: host A's on this host a, in the background, host B's on host b, every address $ADDR)"
+	elif [ "$kind" = hosts ]; then
+		log_line "(commands for two hosts with RDMA hardware: run here, both hosts being this machine, every address $ADDR, host A's lines in the background)"
+	fi
 	[ "$ADDR" = "$README_ADDR" ] ||
 		log_line "(not the lab: $README_ADDR is replaced by $ADDR)"
 	while IFS= read -r line; do
@@ -305,6 +320,13 @@ declare -A RUN_AS=()
 for where in "$BLOCKS"/*.where; do
 	read -r readme line info number kind <"$where"
 	[ "$info" = sh ] || [ "$kind" = hosts ] || continue
+	# Host a of a pair runs the two-host blocks, and those that run
+	# `labs/lab pair`, alone; the one-guest lab leaves them to it.
+	if [ "${LAB_HOST:-}" = a ]; then
+		[ "$kind" = hosts ] || [ "$kind" = pair ] || continue
+	elif [ -n "${LAB_GUEST:-}" ] && [[ $kind = hosts || $kind = pair ]]; then
+		continue
+	fi
 	name=${readme%/README.md}
 	[ "$name" = README.md ] && name=top
 	name=${name%.md}
@@ -337,10 +359,10 @@ test_every_block_says_whether_it_runs() {
 
 # The check first, then the blocks, in the order of the READMEs.
 suite() {
-	local name
+	local name first=test_every_block_says_whether_it_runs
 
-	for name in test_every_block_says_whether_it_runs \
-		"${BLOCK_TESTS[@]}"; do
+	[ "${LAB_HOST:-}" != a ] || first=
+	for name in $first "${BLOCK_TESTS[@]}"; do
 		suite_addTest "$name"
 	done
 }
