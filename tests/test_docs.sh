@@ -284,4 +284,57 @@ test_reading_orders_name_functions_where_they_are_defined() {
 	done <"$WORK/pairs"
 }
 
+# What a stage's "On the wire" section shows is what labs/wire prints:
+# every packet line in its format, with an opcode or CM message the
+# dissector names; and each stage shows the packets its lesson is about
+# (ping-sr-0 sends and ACKs alone, ping-sr-1 its private data in the
+# request, the one-sided stages their writes, reads and atomics). The
+# captures themselves are checked in the two-host lab (test_wire.sh).
+test_wire_samples_are_what_labs_wire_prints() {
+	local readme stage packet opcodes
+
+	packet='^ +[0-9]+ +[0-9]+\.[0-9]{6} 192\.0\.2\.[12] +192\.0\.2\.[12] +'
+	opcodes='(CM (ConnectRequest|ConnectReply|ReadyToUse|DisconnectRequest|DisconnectReply)|(Send|RDMA Write|RDMA Read Response) (First|Middle|Last|Only)|Acknowledge|RDMA Read Request|Fetch Add|Compare Swap|Atomic Acknowledge)( |$)'
+	for readme in "$KIT"/*/README.md; do
+		stage=${readme%/README.md}
+		stage=${stage##*/}
+		# A stage of a server and a client.
+		[ "$stage" != devices ] && grep -q '^## One file to copy' "$readme" ||
+			continue
+		awk '/^## On the wire/ { on = 1; next } /^## / { on = 0 }
+			on && /^```text/ { text = 1; next }
+			on && /^```/ { text = 0 }
+			on && text { print }' "$readme" >"$WORK/sample"
+		if [ ! -s "$WORK/sample" ]; then
+			fail "$stage/README.md has no On the wire sample"
+			continue
+		fi
+		grep -vE '^ +# +time from' "$WORK/sample" |
+			grep -vE "$packet$opcodes" >"$WORK/odd"
+		[ ! -s "$WORK/odd" ] ||
+			fail "$stage/README.md: not a line labs/wire prints: $(head -n 1 "$WORK/odd")"
+		case $stage in
+		ping-sr-0)
+			! grep -qE 'RDMA|Fetch|Compare|private data' "$WORK/sample" ||
+				fail "ping-sr-0's sample shows more than sends" ;;
+		ping-sr-1)
+			grep -q 'ConnectRequest .*private data 4f55524b' "$WORK/sample" ||
+				fail "ping-sr-1's sample shows no private data" ;;
+		ping-rdma-1 | blast-rdma-1)
+			grep -qE 'RDMA Write Only .* va 0x[0-9a-f]+ rkey 0x[0-9a-f]+ len' "$WORK/sample" ||
+				fail "$stage's sample shows no write" ;;
+		ping-rdma-2 | pubsub-rdma-1)
+			grep -qE 'RDMA Read Request .* va 0x[0-9a-f]+ rkey 0x[0-9a-f]+ len' "$WORK/sample" &&
+				grep -q 'RDMA Read Response' "$WORK/sample" ||
+				fail "$stage's sample shows no read" ;;
+		atomic-1)
+			grep -q 'Fetch Add' "$WORK/sample" &&
+				grep -q 'Compare Swap' "$WORK/sample" &&
+				grep -q 'Atomic Acknowledge' "$WORK/sample" ||
+				fail "atomic-1's sample shows no atomics" ;;
+		esac
+	done
+	return 0
+}
+
 . shunit2

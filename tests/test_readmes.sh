@@ -42,8 +42,9 @@
 #   b`, in the foreground, under the rules above, every IPv4 address
 #   replaced by host a's. The one-guest lab leaves these blocks to the
 #   pair, and the `sh` blocks that run `labs/lab pair run` (which there
-#   runs its command directly); on a machine with its own RDMA device
-#   both hosts are that machine.
+#   runs its command directly) or `labs/wire` (which there captures
+#   across the link); on a machine with its own RDMA device both hosts
+#   are that machine.
 # And test_docs.sh holds them to the rest of it:
 # - Every `make diff FROM=X TO=Y` a README mentions runs and prints a diff
 #   (each pair once).
@@ -81,7 +82,7 @@ DEFAULT_PORT=12321
 # Every fenced block of every README, cut out into $BLOCKS: NNN.where
 # says where it is and what it is (README, line, info string, number in
 # its README, "hosts" for a block of hostA$ and hostB$ commands, "pair"
-# for one that runs `labs/lab pair run`, "-"
+# for one that runs `labs/lab pair run` or `labs/wire`, "-"
 # otherwise) and NNN.text holds its lines, the fence's indentation gone.
 BLOCKS=$(mktemp -d)
 (cd "$KIT" && awk -v out="$BLOCKS" '
@@ -120,7 +121,7 @@ BLOCKS=$(mktemp -d)
 			lines++
 			if (line ~ /^host[AB]\$ /)
 				prompts++
-			if (line ~ /^labs\/lab pair run /)
+			if (line ~ /^labs\/lab pair run / || line ~ /^labs\/wire /)
 				pair = 1
 		}
 	}
