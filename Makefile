@@ -43,19 +43,25 @@ demo: deps
 # The decks, the guide and the exercises' starters and solutions (in
 # .cache/exercises) are built on the host: the suites check them in the
 # lab, where compiling is slow. The suites that need no RDMA device (the
-# layout, the slides, what the READMEs name) run on the host too, first;
-# then the two-host lab runs the suites of two hosts on a wire (and the
-# READMEs' two-host blocks); the lab runs the others last and counts the
-# results before it with its own.
-PAIR_SUITES = tests/test_two_hosts.sh tests/test_readmes.sh
+# layout, the slides, what the READMEs name) run on the host too, first.
+# Then two labs at once: the two-host lab (labs/lab pair) runs the suites
+# of two hosts on a wire (and the READMEs' blocks for two hosts), its
+# output kept until the end, while the one-guest lab runs the others;
+# each keeps its results, and the last line counts them all.
+PAIR_SUITES = tests/test_two_hosts.sh tests/test_wire.sh tests/test_readmes.sh
+RESULTS = .cache/tests
 check: deps
 	$(MAKE) -j$(JOBS) -Otarget all single slides proofs
-	rm -f .cache/tests/host.results .cache/tests/pair.results
-	tests/run --host-only --results .cache/tests/host.results || true
+	rm -f $(RESULTS)/host.results $(RESULTS)/pair.results \
+		$(RESULTS)/lab.results $(RESULTS)/pair.log
+	tests/run --host-only --results $(RESULTS)/host.results || true
 	$(LAB) pair run -- env OUR_TEST_JOBS=2 tests/run \
-		--results .cache/tests/pair.results \
-		--add .cache/tests/host.results $(PAIR_SUITES) || true
-	$(LAB) run -- tests/run --no-host --add .cache/tests/pair.results
+		--results $(RESULTS)/pair.results $(PAIR_SUITES) \
+		>$(RESULTS)/pair.log 2>&1 & \
+	$(LAB) run -- tests/run --no-host --results $(RESULTS)/lab.results; \
+	wait; echo "=== the two-host lab:"; cat $(RESULTS)/pair.log
+	tests/run --count $(RESULTS)/host.results $(RESULTS)/pair.results \
+		$(RESULTS)/lab.results
 
 lab: deps
 	$(MAKE) all
