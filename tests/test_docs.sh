@@ -337,4 +337,18 @@ test_wire_samples_are_what_labs_wire_prints() {
 	return 0
 }
 
+# Every stage runs verified across the link of the two-host lab: its
+# README's block for two hosts (which test_readmes.sh runs there, host
+# B's line on host b) gives the client -v.
+test_two_host_blocks_check_every_byte() {
+	local line
+
+	grep -h '^hostB\$ ' "$KIT"/*/README.md "$KIT/README.md" >"$WORK/clients"
+	[ -s "$WORK/clients" ] || fail "no block for two hosts"
+	while IFS= read -r line; do
+		[[ " $line " == *" -v "* ]] ||
+			fail "a two-host block's client checks no byte: $line"
+	done <"$WORK/clients"
+}
+
 . shunit2

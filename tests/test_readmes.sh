@@ -42,9 +42,9 @@
 #   b`, in the foreground, under the rules above, every IPv4 address
 #   replaced by host a's. The one-guest lab leaves these blocks to the
 #   pair, and the `sh` blocks that run `labs/lab pair run` (which there
-#   runs its command directly) or `labs/wire` (which there captures
-#   across the link); on a machine with its own RDMA device both hosts
-#   are that machine.
+#   runs its command directly); on a machine with its own RDMA device
+#   both hosts are that machine. A block that runs `labs/wire` is run
+#   by test_wire.sh, in the pair, which checks what it prints.
 # And test_docs.sh holds them to the rest of it:
 # - Every `make diff FROM=X TO=Y` a README mentions runs and prints a diff
 #   (each pair once).
@@ -82,7 +82,8 @@ DEFAULT_PORT=12321
 # Every fenced block of every README, cut out into $BLOCKS: NNN.where
 # says where it is and what it is (README, line, info string, number in
 # its README, "hosts" for a block of hostA$ and hostB$ commands, "pair"
-# for one that runs `labs/lab pair run` or `labs/wire`, "-"
+# for one that runs `labs/lab pair run`, "wire" for one that runs
+# `labs/wire` (test_wire.sh runs those, and checks what they print), "-"
 # otherwise) and NNN.text holds its lines, the fence's indentation gone.
 BLOCKS=$(mktemp -d)
 (cd "$KIT" && awk -v out="$BLOCKS" '
@@ -92,7 +93,7 @@ BLOCKS=$(mktemp -d)
 			inside = 0
 			close(text)
 			kind = prompts > 0 && prompts == lines ? "hosts" : \
-				pair ? "pair" : "-"
+				wire ? "wire" : pair ? "pair" : "-"
 			print FILENAME, start, info, count, kind >(base ".where")
 			close(base ".where")
 			next
@@ -111,7 +112,7 @@ BLOCKS=$(mktemp -d)
 		base = sprintf("%s/%03d", out, ++blocks)
 		text = base ".text"
 		printf "" >text
-		lines = prompts = pair = 0
+		lines = prompts = pair = wire = 0
 		next
 	}
 	inside {
@@ -121,8 +122,10 @@ BLOCKS=$(mktemp -d)
 			lines++
 			if (line ~ /^host[AB]\$ /)
 				prompts++
-			if (line ~ /^labs\/lab pair run / || line ~ /^labs\/wire /)
+			if (line ~ /^labs\/lab pair run /)
 				pair = 1
+			if (line ~ /^labs\/wire /)
+				wire = 1
 		}
 	}
 ' "${READMES[@]}")
@@ -321,6 +324,10 @@ declare -A RUN_AS=()
 for where in "$BLOCKS"/*.where; do
 	read -r readme line info number kind <"$where"
 	[ "$info" = sh ] || [ "$kind" = hosts ] || continue
+	if [ "$kind" = wire ]; then
+		echo "$readme, block $number: labs/wire, run by test_wire.sh"
+		continue
+	fi
 	# Host a of a pair runs the two-host blocks, and those that run
 	# `labs/lab pair`, alone; the one-guest lab leaves them to it.
 	if [ "${LAB_HOST:-}" = a ]; then

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Two hosts on a wire: in the two-host lab (labs/lab pair) each guest has
-# its own Soft-RoCE device on its own network card, every stage's client
-# on host a works with its server on host b across the link, every byte
-# checked, and `labs/lab on` runs a command on the other host as if here.
+# its own Soft-RoCE device on its own network card, a client on host a
+# works with its server on host b across the link, every byte checked,
+# and `labs/lab on` runs a command on the other host as if here.
 # make check runs it there: labs/lab pair run -- tests/run
 # tests/test_two_hosts.sh. Elsewhere each test is skipped, and counted.
 # tests/run: pair
@@ -88,31 +88,19 @@ test_each_host_has_its_own_device_on_its_own_card() {
 	done
 }
 
-# Every stage, verified (-v) across the link: the server on the other
-# host, the client here, with the README's kind of run.
-test_every_stage_runs_verified_across_the_link() {
+# A verified run (-v) across the link, the server on the other host, the
+# client here: every transfer sends at least one frame out of this
+# host's card. (Every stage runs verified across the link in the
+# READMEs' two-host blocks, which test_readmes.sh runs in the pair.)
+test_a_verified_run_crosses_the_link() {
 	require_pair || return 0
 
 	across_the_link ping-sr-0 200 -c 200 -s 1000 -v -- -c 200 -s 1000 -v &&
 		assert_output "$WORK/server.out" \
 			"^server: 200 round trips of 1000 bytes in $NUMBER s\$"
-	for stage in ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 ping-rdma-1 \
-		ping-rdma-2 ping-sg-1 ping-post-1 ping-wr-1; do
-		across_the_link "$stage" 200 -- -v -s 1000 -c 200 &&
-			assert_output "$WORK/client.out" \
-				"^client: 200 round trips of 1000 bytes in $NUMBER s\$"
-	done
-	for stage in blast-sr-2 blast-rdma-1; do
-		across_the_link "$stage" 500 -- -v -b 8 -s 4096 -c 500 &&
-			assert_output "$WORK/server.out" \
-				"^server: 500 messages of 4096 bytes in $NUMBER s\$"
-	done
-	across_the_link atomic-1 300 -- -v -c 300 &&
-		assert_output "$WORK/server.out" \
-			"^server: the counter is 300 after 1 client\$"
-	across_the_link pubsub-rdma-1 300 -- -v -b 4 -c 300 &&
+	across_the_link ping-rdma-1 200 -- -v -s 1000 -c 200 &&
 		assert_output "$WORK/client.out" \
-			"^client: 300 publications of 64 bytes in $NUMBER s\$"
+			"^client: 200 round trips of 1000 bytes in $NUMBER s\$"
 }
 
 # What `labs/lab on` brings back: the command's output, both streams,

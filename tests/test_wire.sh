@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # On the wire: what each stage's lesson says it puts on the network is
-# what a capture of the link between the two hosts shows (labs/wire,
-# in the two-host lab): ping-sr-0 sends and acknowledgements alone,
+# what a capture of the link between the two hosts shows: each stage's
+# README command (`labs/wire STAGE ...`, in its "On the wire" section)
+# is run here, in the two-host lab, and what it prints checked: every
+# run the CM's handshake and disconnect; ping-sr-0 sends and
+# acknowledgements alone,
 # ping-sr-1's private data in the connection request, ping-rdma-1 a
 # write then a send, ping-rdma-2 a read and its response, atomic-1 a
 # fetch-and-add and a compare-and-swap with their atomic ACKs; the
@@ -19,13 +22,23 @@ require_pair() {
 	fi
 }
 
-# wire STAGE ARGS...: labs/wire STAGE ARGS (a capture of one run across
-# the link, then its dissection), which must succeed; $WORK/packets then
-# holds the packets, a line each: number, time, from, to, what, and the
-# rest (QP, PSN, details).
+# wire STAGE: the labs/wire command of STAGE's README (a capture of one
+# run across the link, then its dissection), which must succeed;
+# $WORK/packets then holds the packets, a line each: number, time, from,
+# to, what, and the rest (QP, PSN, details).
 wire() {
-	WIRE_DIR=$WORK/wire run_program "$KIT/labs/wire" "$@"
-	assertEquals "labs/wire $*; $(<"$WORK/program.out")" 0 "$STATUS"
+	local command
+
+	command=$(sed -n "s|^labs/wire $1 |&|p" "$KIT/$1/README.md" | head -n 1)
+	if [ -z "$command" ]; then
+		fail "$1/README.md shows no labs/wire command"
+		return 1
+	fi
+	read -r -a command <<<"${command#labs/wire }"
+	WIRE_DIR=$WORK/wire run_program "$KIT/labs/wire" "${command[@]}"
+	set -- "${command[@]}"
+	assertEquals "labs/wire $*; $(<"$WORK/program.out")" 0 "$STATUS" ||
+		return 1
 	grep -E '^ *[0-9]+ +[0-9.]+ 192\.0\.2\.' "$WORK/program.out" \
 		>"$WORK/packets"
 	[ -s "$WORK/packets" ] || fail "labs/wire $*: no packet: $(<"$WORK/program.out")"
@@ -79,7 +92,7 @@ test_ping_sr_0_puts_sends_and_acknowledgements_on_the_wire() {
 	require_pair || return 0
 
 	# 3000 bytes: three packets of the 1024-byte path MTU a send.
-	wire ping-sr-0 -c 2 -s 3000 -v
+	wire ping-sr-0 || return
 	assert_cm_handshake
 	kinds | grep -v '^CM ' | sort -u >"$WORK/kinds"
 	assertEquals "what ping-sr-0 sends; $(<"$WORK/packets")" \
@@ -92,7 +105,7 @@ Send Middle" "$(<"$WORK/kinds")"
 test_ping_sr_1_private_data_rides_in_the_connection_request() {
 	require_pair || return 0
 
-	wire ping-sr-1 -c 1 -v
+	wire ping-sr-1 || return
 	assert_cm_handshake
 	# OUR_PRIVATE_MAGIC, "OURK", then the version, the header's size.
 	has_line "$WORK/packets" 'CM ConnectRequest +private data 4f55524b' ||
@@ -102,7 +115,7 @@ test_ping_sr_1_private_data_rides_in_the_connection_request() {
 test_ping_rdma_1_writes_then_sends_where_the_peer_said() {
 	require_pair || return 0
 
-	wire ping-rdma-1 -c 1 -s 100 -v -t -- -t
+	wire ping-rdma-1 || return
 	assert_cm_handshake
 	kinds | grep -v '^CM ' >"$WORK/kinds"
 	grep -A1 '^RDMA Write Only$' "$WORK/kinds" >"$WORK/after"
@@ -118,7 +131,7 @@ Send Only" "$(head -n 2 "$WORK/after")"
 test_ping_rdma_2_reads_where_the_peer_said() {
 	require_pair || return 0
 
-	wire ping-rdma-2 -c 1 -s 100 -v -t -- -t
+	wire ping-rdma-2 || return
 	assert_cm_handshake
 	kinds | grep -v '^CM ' >"$WORK/kinds"
 	grep -A1 '^RDMA Read Request$' "$WORK/kinds" >"$WORK/after"
@@ -134,7 +147,7 @@ RDMA Read Response Only" "$(head -n 2 "$WORK/after")"
 test_atomic_1_puts_fetch_add_and_compare_swap_on_the_wire() {
 	require_pair || return 0
 
-	wire atomic-1 -c 2 -v -t -- -t
+	wire atomic-1 || return
 	assert_cm_handshake
 	kinds | grep -v '^CM ' >"$WORK/kinds"
 	grep -A1 -E '^(Fetch Add|Compare Swap)$' "$WORK/kinds" |
@@ -150,6 +163,32 @@ Atomic Acknowledge" "$(<"$WORK/after")"
 		fail "the fetch-and-add does not add 1: $(<"$WORK/packets")"
 	has_line "$WORK/packets" 'Compare Swap .* compare 1 swap 2$' ||
 		fail "the compare-and-swap does not swap 1 for 2: $(<"$WORK/packets")"
+}
+
+# The other stages' README captures: a whole exchange each, with the
+# kinds of packets their lessons are about.
+test_every_other_readme_capture_is_a_whole_exchange() {
+	require_pair || return 0
+
+	for stage in ping-sr-2 ping-sr-3 ping-sr-4 ping-sg-1 ping-post-1 \
+		ping-wr-1 blast-sr-2 blast-rdma-1 pubsub-rdma-1; do
+		wire "$stage" || continue
+		assert_cm_handshake
+		has_line "$WORK/kinds" '^Send Only$' &&
+			has_line "$WORK/kinds" '^Acknowledge$' ||
+			fail "$stage: no send and ACK: $(<"$WORK/packets")"
+		case $stage in
+		blast-rdma-1)
+			has_line "$WORK/kinds" '^RDMA Write Only$' ||
+				fail "blast-rdma-1: no write: $(<"$WORK/packets")" ;;
+		pubsub-rdma-1)
+			has_line "$WORK/kinds" '^RDMA Read Request$' ||
+				fail "pubsub-rdma-1: no read: $(<"$WORK/packets")" ;;
+		*)
+			! has_line "$WORK/kinds" '^(RDMA|Fetch|Compare)' ||
+				fail "$stage: more than sends: $(<"$WORK/packets")" ;;
+		esac
+	done
 }
 
 test_wire_refuses_what_it_cannot_capture() {
