@@ -112,36 +112,33 @@ test_ping_sr_1_private_data_rides_in_the_connection_request() {
 		fail "no private data in the request: $(<"$WORK/packets")"
 }
 
+# one_sided STAGE REQUEST NEXT: STAGE's README capture holds a REQUEST
+# packet followed by NEXT, and each side's REQUEST goes to the address
+# and rkey the other side advertised.
+one_sided() {
+	wire "$1" || return
+	assert_cm_handshake
+	kinds | grep -v '^CM ' >"$WORK/kinds"
+	grep -A1 "^$2\$" "$WORK/kinds" >"$WORK/after"
+	assertEquals "$2, then $3; $(<"$WORK/packets")" "$2
+$3" "$(head -n 2 "$WORK/after")"
+	assertEquals "the client's $2 goes where the server said" \
+		"$(advertised 'host b: server')" "$(used "$2" 192.0.2.1)"
+	assertEquals "the server's $2 goes where the client said" \
+		"$(advertised client)" "$(used "$2" 192.0.2.2)"
+}
+
+# A write, then the send of the notice that tells of it.
 test_ping_rdma_1_writes_then_sends_where_the_peer_said() {
 	require_pair || return 0
 
-	wire ping-rdma-1 || return
-	assert_cm_handshake
-	kinds | grep -v '^CM ' >"$WORK/kinds"
-	grep -A1 '^RDMA Write Only$' "$WORK/kinds" >"$WORK/after"
-	assertEquals "a write, then the send that tells of it; $(<"$WORK/packets")" \
-		"RDMA Write Only
-Send Only" "$(head -n 2 "$WORK/after")"
-	assertEquals "the client writes where the server said" \
-		"$(advertised 'host b: server')" "$(used 'RDMA Write Only' 192.0.2.1)"
-	assertEquals "the server writes where the client said" \
-		"$(advertised client)" "$(used 'RDMA Write Only' 192.0.2.2)"
+	one_sided ping-rdma-1 'RDMA Write Only' 'Send Only'
 }
 
 test_ping_rdma_2_reads_where_the_peer_said() {
 	require_pair || return 0
 
-	wire ping-rdma-2 || return
-	assert_cm_handshake
-	kinds | grep -v '^CM ' >"$WORK/kinds"
-	grep -A1 '^RDMA Read Request$' "$WORK/kinds" >"$WORK/after"
-	assertEquals "a read request and its response; $(<"$WORK/packets")" \
-		"RDMA Read Request
-RDMA Read Response Only" "$(head -n 2 "$WORK/after")"
-	assertEquals "the server reads where the client said" \
-		"$(advertised client)" "$(used 'RDMA Read Request' 192.0.2.2)"
-	assertEquals "the client reads where the server said" \
-		"$(advertised 'host b: server')" "$(used 'RDMA Read Request' 192.0.2.1)"
+	one_sided ping-rdma-2 'RDMA Read Request' 'RDMA Read Response Only'
 }
 
 test_atomic_1_puts_fetch_add_and_compare_swap_on_the_wire() {
