@@ -42,29 +42,22 @@ here() {
 	ADDR=$LAB_ADDR
 }
 
-# across_the_link STAGE COUNT [SERVER_ARGS] -- CLIENT_ARGS: STAGE's server
-# on the other host, its client here, each with its arguments, for COUNT
-# transfers; both must succeed, and this host must have sent at least
-# one frame a transfer. Output in $WORK/server.out and $WORK/client.out.
+# across_the_link STAGE COUNT ARGS...: a ping-pong of STAGE with ARGS
+# (tests/lib.sh's ping_pong: both sides must succeed) for COUNT round
+# trips, its server on the other host, its client here; this host must
+# have sent at least one frame a round trip. Output in $WORK/server.out
+# and $WORK/client.out.
 across_the_link() {
-	local stage=$1 count=$2 sent args=()
+	local stage=$1 count=$2 sent status=0
 	shift 2
-	while [ "$1" != -- ]; do
-		args+=("$1")
-		shift
-	done
-	shift
 	sent=$(frames_sent)
 	over_there
-	start_server "$stage" "${args[@]}" || { here; return 1; }
-	run_client "$stage" "$@"
-	wait_server
+	ping_pong "$stage" "$@" || status=1
 	here
 	PORT=$((PORT + 1))
-	assertEquals "$stage client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
-	assertEquals "$stage server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	[ $(($(frames_sent) - sent)) -ge "$count" ] ||
 		fail "$stage: $count transfers, but only $(($(frames_sent) - sent)) frames went out on lab0"
+	return "$status"
 }
 
 test_each_host_has_its_own_device_on_its_own_card() {
@@ -95,10 +88,10 @@ test_each_host_has_its_own_device_on_its_own_card() {
 test_a_verified_run_crosses_the_link() {
 	require_pair || return 0
 
-	across_the_link ping-sr-0 200 -c 200 -s 1000 -v -- -c 200 -s 1000 -v &&
+	across_the_link ping-sr-0 200 -c 200 -s 1000 -v &&
 		assert_output "$WORK/server.out" \
 			"^server: 200 round trips of 1000 bytes in $NUMBER s\$"
-	across_the_link ping-rdma-1 200 -- -v -s 1000 -c 200 &&
+	across_the_link ping-rdma-1 200 -v -s 1000 -c 200 &&
 		assert_output "$WORK/client.out" \
 			"^client: 200 round trips of 1000 bytes in $NUMBER s\$"
 }
