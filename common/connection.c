@@ -173,13 +173,30 @@ out_free_address:
 
 /* The connection parameters both sides ask for. */
 static const struct rdma_conn_param connection_parameters = {
-	/* Retry a lost packet up to 7 times before failing. */
-	.retry_count = 7,
+	/* Not 7: Soft-RoCE takes 7 as "retry for ever", as the standard
+	 * does only for rnr_retry_count, and a cut link would hang us. */
+	.retry_count = OUR_RETRY_COUNT,
 	/* Our receives are always posted before the matching send, so a
 	 * "receiver not ready" NAK is a bug: fail at once rather than
 	 * retry (7 would retry for ever). */
 	.rnr_retry_count = 0,
 };
+
+/*
+ * Set how long our queue pair waits for an acknowledgement before it
+ * sends again. Left to the CM, RoCE waits about 2 s a try: a packet lost
+ * would stall a run that long, and a cut link take 15 s to be noticed.
+ */
+static int set_ack_timeout(struct our_control *control)
+{
+	uint8_t timeout = OUR_ACK_TIMEOUT;
+	int ret = rdma_set_option(control->cm_id, RDMA_OPTION_ID,
+				  RDMA_OPTION_ID_ACK_TIMEOUT, &timeout,
+				  sizeof(timeout));
+
+	return our_verb_failed(ret, "rdma_set_option ACK timeout %u",
+			       timeout) ? -1 : 0;
+}
 
 int our_connect(struct our_control *control)
 {
@@ -187,6 +204,8 @@ int our_connect(struct our_control *control)
 	int ret;
 
 	if (our_ask_resources(control, &param))
+		return -1;
+	if (set_ack_timeout(control))
 		return -1;
 	our_fill_private_data(control, &param);
 	/* The CM exchanges queue pair numbers with the server's CM and
@@ -271,6 +290,8 @@ int our_accept(struct our_control *control)
 	int ret;
 
 	if (our_ask_resources(control, &param))
+		return -1;
+	if (set_ack_timeout(control))
 		return -1;
 	/* The CM brings our queue pair to ready-to-send and answers the
 	 * client's CM; the connection is up when the client confirms. */

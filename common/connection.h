@@ -11,6 +11,17 @@
 #include "control.h"
 
 /*
+ * The transport's retries, which both ends ask for when they connect: a
+ * packet that is not acknowledged within the local ACK timeout, 4.096 us
+ * * 2^OUR_ACK_TIMEOUT (17: 0.54 s), is sent again, at most
+ * OUR_RETRY_COUNT times; then the work request fails with
+ * IBV_WC_RETRY_EXC_ERR, about 4 s after the peer or the link went
+ * silent.
+ */
+#define OUR_ACK_TIMEOUT 17
+#define OUR_RETRY_COUNT 6
+
+/*
  * Client: create control->cm_id and resolve the server's address and
  * route, which binds the id to the RDMA device that reaches the server.
  * Returns 0, or -1 (reported) with no id left. Undo with our_destroy_id()
