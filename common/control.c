@@ -53,6 +53,7 @@ bool our_keep_going(struct our_control *control, uint64_t done)
 void our_count_transfer(struct our_control *control)
 {
 	control->transfers++;
+	control->answered = false;
 	our_record_latency(control);
 }
 

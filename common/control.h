@@ -33,6 +33,7 @@ enum our_run_end {
 	OUR_RUN_AS_PLANNED, /* to its count or duration, or it failed */
 	OUR_RUN_PEER_GONE,  /* the peer disconnected or died */
 	OUR_RUN_INTERRUPTED, /* Ctrl-C or SIGTERM (see interrupt.h) */
+	OUR_RUN_SILENT,	     /* no acknowledgement came: link or host gone */
 };
 
 /* What the pieces keep for themselves: each type is its piece's own. */
@@ -75,6 +76,9 @@ struct our_control {
 	uint64_t start_ns;
 	uint64_t end_ns;
 	uint64_t transfers;
+	/* The peer's answer to the transfer in progress is in: it had all
+	 * we sent before (set by our_await_transfers, until counted). */
+	bool answered;
 	struct our_interrupts interrupts;
 
 	/* What a piece keeps for itself, where it keeps anything. */

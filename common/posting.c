@@ -7,6 +7,7 @@
 #include "buffers.h"
 #include "cm_events.h"
 #include "completions.h"
+#include "connection.h"
 #include "exchange.h"
 #include "instruments.h"
 #include "posting.h"
@@ -54,6 +55,7 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 				sends--;
 		} else {
 			recv = false;
+			control->answered = true;
 			*received = wc;
 		}
 	}
@@ -72,6 +74,12 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 #define OUR_LOST_WAIT_MS 2000
 #define OUR_REFUSED_WAIT_MS 500
 
+bool our_count_done(const struct our_control *control)
+{
+	return control->count &&
+	       control->transfers + control->answered >= control->count;
+}
+
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 {
 	uint32_t kind = OUR_WR_KIND(wc->wr_id);
@@ -80,11 +88,12 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 						 "work request";
 
 	our_trace_wc(wc);
-	/* Once the count is done, a flush is the end of the run: the peer,
-	 * done too, hung up before our last acknowledgement came. */
+	/* Once the count is done, or the answer to the last transfer is in,
+	 * a send flushed or never acknowledged is the end of the run: the
+	 * peer, done too, hung up before its acknowledgement reached us. */
 	if (wc->status == IBV_WC_SUCCESS ||
-	    (wc->status == IBV_WC_WR_FLUSH_ERR && control->count &&
-	     control->transfers >= control->count))
+	    ((wc->status == IBV_WC_WR_FLUSH_ERR ||
+	      wc->status == IBV_WC_RETRY_EXC_ERR) && our_count_done(control)))
 		return 0;
 	/* A failure may be the first news that the peer has gone (its
 	 * queue pair is no more, or ours was flushed): the work completion
@@ -105,7 +114,13 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 	if (wc->status == IBV_WC_WR_FLUSH_ERR)
 		our_error("%s flushed: the connection to %s is going down",
 			  what, control->peer_name);
-	else
+	/* Silence, and the CM has heard of no disconnect. */
+	else if (wc->status == IBV_WC_RETRY_EXC_ERR) {
+		our_error("%s failed: no acknowledgement from %s after %d "
+			  "retries: the link or the host is gone",
+			  what, control->peer_name, OUR_RETRY_COUNT);
+		control->end = OUR_RUN_SILENT;
+	} else
 		our_error("%s failed: %s (status %d, vendor error 0x%x)", what,
 			  ibv_wc_status_str(wc->status), wc->status,
 			  wc->vendor_err);
@@ -132,9 +147,6 @@ void our_explain_wc(const struct our_control *control,
 					 wc->status == IBV_WC_REM_OP_ERR))
 		hint = "size mismatch? the peer could not take our message: "
 		       "does it use a smaller -s?";
-	else if (wc->status == IBV_WC_RETRY_EXC_ERR)
-		hint = "the peer stopped answering: it may have died, or the "
-		       "network between us is down";
 	else if (wc->status == IBV_WC_RNR_RETRY_EXC_ERR)
 		hint = "the peer had no receive posted for our message";
 	if (hint)

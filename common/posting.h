@@ -48,8 +48,13 @@ struct ibv_qp_init_attr our_qp_attr(const struct our_control *control);
 int our_await_transfers(struct our_control *control, uint32_t sends,
 			bool recv, struct ibv_wc *received);
 
+/* True once a run with a count has made it, or has the answer to its
+ * last transfer (see our_await_transfers). */
+bool our_count_done(const struct our_control *control);
+
 /*
- * Check a work completion. Returns 0 for success. Otherwise returns -1:
+ * Check a work completion. Returns 0 for success, or for a send flushed
+ * or never acknowledged once our_count_done(). Otherwise returns -1:
  * when the connection turns out to be down (the peer went away), with
  * control->end set to OUR_RUN_PEER_GONE and nothing reported; otherwise
  * with the failure reported, and a hint where the kit can guess the cause.

@@ -98,10 +98,11 @@ void our_disconnect(struct our_control *control)
 
 	/* rdma_disconnect waits until the peer answers, and the peer
 	 * answers only once its own run is over: nothing watches its
-	 * connection either. After a run that Ctrl-C cut short, the
-	 * disconnect is left to rdma_destroy_id: it tells the peer too,
-	 * and does not wait. */
-	if (control->end == OUR_RUN_INTERRUPTED) {
+	 * connection either. After a run that Ctrl-C cut short, or that a
+	 * silent peer ended, the disconnect is left to rdma_destroy_id: it
+	 * tells the peer too, and does not wait. */
+	if (control->end == OUR_RUN_INTERRUPTED ||
+	    control->end == OUR_RUN_SILENT) {
 		our_trace(1, "no rdma_disconnect: %s would not answer",
 			  control->peer_name);
 		return;

@@ -17,6 +17,7 @@
 #include "connection.h"
 #include "instruments.h"
 #include "interrupt.h"
+#include "posting.h"
 #include "report.h"
 
 /*
@@ -139,8 +140,9 @@ bool our_wait_must_end(struct our_control *control)
 	if (!gone && !our_interrupted())
 		return false;
 	/* The count is done: the disconnect flushes what is still posted,
-	 * and the flush ends the wait (our_check_wc). */
-	if (gone && control->count && control->transfers >= control->count)
+	 * or our last send's retries run out, which ends the wait
+	 * (our_check_wc). */
+	if (gone && our_count_done(control))
 		return false;
 	/* Completions on their way get a moment, and so does a transfer in
 	 * progress when Ctrl-C came. */

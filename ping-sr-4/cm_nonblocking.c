@@ -104,9 +104,10 @@ void our_disconnect(struct our_control *control)
 
 	/* The CM tells the peer we are going; our queue pair goes to the
 	 * error state and any work still posted is flushed. Once the peer
-	 * has gone, its disconnect was taken already. */
+	 * has gone, its disconnect was taken already; a peer that stopped
+	 * acknowledging would not answer. */
 	ret = rdma_disconnect(control->cm_id);
-	if (!our_peer_disconnected(control))
+	if (!our_peer_disconnected(control) && control->end != OUR_RUN_SILENT)
 		our_await_cm_event(control, ret, RDMA_CM_EVENT_DISCONNECTED,
 				   "rdma_disconnect");
 	free(control->cm);
