@@ -336,8 +336,11 @@ int our_run_client(struct our_control *control)
 static int give_back(struct our_control *control, struct ring *ring)
 {
 	ring->owed = ring->sending == control->send.slots;
-	if (ring->owed)
+	if (ring->owed) {
+		our_tally(control, "flow control",
+			  "notices that waited for a send slot", 1);
 		return 0;
+	}
 	if (our_post_notice(control, ring->sent % control->send.slots,
 			    ring->read))
 		return -1;
