@@ -564,3 +564,28 @@ assert_no_output() {
 		fail "unexpected /$2/ in ${1##*/}: $(<"$1")"
 	return 0
 }
+
+# The two hosts of labs/lab pair. OTHER: the host the servers run on.
+OTHER=b
+[ "${LAB_HOST:-}" != b ] || OTHER=a
+
+# require_pair: skip unless this is host a of the pair (the other host
+# runs the servers and labs/wire captures on host a).
+require_pair() {
+	if [ -z "${LAB_PAIR:-}" ] || [ "${LAB_HOST:-}" != a ]; then
+		skip_test "needs host a of the two-host lab: labs/lab pair run -- tests/run $0"
+		return 1
+	fi
+}
+
+# over_there: from now on start_server starts the server on the other
+# host, and both sides use its address; here: back to this host.
+over_there() {
+	ON_SERVER_HOST=("$KIT/labs/lab" on "$OTHER" --)
+	ADDR=$LAB_PEER
+}
+
+here() {
+	ON_SERVER_HOST=()
+	ADDR=$LAB_ADDR
+}

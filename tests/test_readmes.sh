@@ -41,8 +41,8 @@
 #   background (host A serves), host B's on host b, through `labs/lab on
 #   b`, in the foreground, under the rules above, every IPv4 address
 #   replaced by host a's. The one-guest lab leaves these blocks to the
-#   pair, and the `sh` blocks that run `labs/lab pair run` (which there
-#   runs its command directly); on a machine with its own RDMA device
+#   pair, and the `sh` blocks that run `labs/lab pair run` or `labs/link`
+#   (which there run their command directly); on a machine with its own RDMA device
 #   both hosts are that machine. A block that runs `labs/wire` is run
 #   by test_wire.sh, in the pair, which checks what it prints.
 # And test_docs.sh holds them to the rest of it:
@@ -122,7 +122,7 @@ BLOCKS=$(mktemp -d)
 			lines++
 			if (line ~ /^host[AB]\$ /)
 				prompts++
-			if (line ~ /^labs\/lab pair run /)
+			if (line ~ /^labs\/(lab pair run|link) /)
 				pair = 1
 			if (line ~ /^labs\/wire /)
 				wire = 1

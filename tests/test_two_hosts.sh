@@ -11,35 +11,11 @@
 
 NUMBER='[0-9]+\.[0-9]+'
 
-# The other host, where the servers run.
-OTHER=b
-[ "${LAB_HOST:-}" != b ] || OTHER=a
-
-# Skip unless this is a host of the pair.
-require_pair() {
-	if [ -z "${LAB_PAIR:-}" ] || [ -z "${LAB_PEER:-}" ]; then
-		skip_test "needs the two-host lab: labs/lab pair run -- tests/run $0"
-		return 1
-	fi
-}
-
 # frames_sent: how many frames this host's end of the link has sent.
 frames_sent() {
 	local frames
 	read -r frames </sys/class/net/lab0/statistics/tx_packets
 	echo "$frames"
-}
-
-# over_there: from now on start_server starts the server on the other
-# host, and both sides use its address; here: back to this host.
-over_there() {
-	ON_SERVER_HOST=("$KIT/labs/lab" on "$OTHER" --)
-	ADDR=$LAB_PEER
-}
-
-here() {
-	ON_SERVER_HOST=()
-	ADDR=$LAB_ADDR
 }
 
 # across_the_link STAGE COUNT ARGS...: a ping-pong of STAGE with ARGS

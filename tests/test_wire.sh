@@ -15,13 +15,6 @@
 # tests/run: pair
 . "$(dirname "$0")/lib.sh"
 
-require_pair() {
-	if [ "${LAB_HOST:-}" != a ]; then
-		skip_test "needs host a of the two-host lab: labs/lab pair run -- tests/run $0"
-		return 1
-	fi
-}
-
 # wire STAGE: the labs/wire command of STAGE's README (a capture of one
 # run across the link, then its dissection), which must succeed;
 # $WORK/packets then holds the packets, a line each: number, time, from,
