@@ -139,8 +139,7 @@ bool our_wait_must_end(struct our_control *control)
 
 	if (!gone && !our_interrupted())
 		return false;
-	/* The count is done: the disconnect flushes what is still posted,
-	 * or our last send's retries run out, which ends the wait
+	/* The count is done: a flush, or our last retry, ends the wait
 	 * (our_check_wc). */
 	if (gone && our_count_done(control))
 		return false;
