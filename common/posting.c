@@ -117,8 +117,9 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 	/* Silence, and the CM has heard of no disconnect. */
 	else if (wc->status == IBV_WC_RETRY_EXC_ERR) {
 		our_error("%s failed: no acknowledgement from %s after %d "
-			  "retries: the link or the host is gone",
-			  what, control->peer_name, OUR_RETRY_COUNT);
+			  "retries: the link is down, or %s is gone", what,
+			  control->peer_name, OUR_RETRY_COUNT,
+			  control->peer_name);
 		control->end = OUR_RUN_SILENT;
 	} else
 		our_error("%s failed: %s (status %d, vendor error 0x%x)", what,
