@@ -43,7 +43,8 @@ struct ibv_qp_init_attr our_qp_attr(const struct our_control *control);
  * (sends, and the one-sided ones of later pieces), and for one receive
  * when recv is true:
  * its work completion is copied to *received. Returns 0, or -1 (see
- * our_await_completion).
+ * our_await_completion). Once the receive is in, a peer that has gone
+ * is no failure: it had our sends.
  */
 int our_await_transfers(struct our_control *control, uint32_t sends,
 			bool recv, struct ibv_wc *received);
