@@ -42,8 +42,9 @@ retransmissions() {
 }
 
 # serve NAME STAGE PORT ARGS...: STAGE's server with ARGS on the other
-# host, for as long as the test may take, output in $WORK/NAME.server.out, the pid of its `labs/lab on` in
-# PIDS[NAME.server]. Returns once it listens.
+# host, for as long as the test may take, output in
+# $WORK/NAME.server.out, the pid of its `labs/lab on` in
+# PIDS[NAME.server]. listening NAME: until that server listens.
 declare -A PIDS PORTS
 serve() {
 	local name=$1 stage=$2 port=$3
@@ -52,8 +53,12 @@ serve() {
 		"$KIT/$stage/server" -a "$LAB_PEER" -p "$port" "$@" \
 		>"$WORK/$name.server.out" 2>&1 &
 	PIDS[$name.server]=$!
-	wait_for_line "$WORK/$name.server.out" '^server: listening' $! "$LIMIT" ||
-		fail "$name: the server did not start: $(<"$WORK/$name.server.out")"
+}
+
+listening() {
+	wait_for_line "$WORK/$1.server.out" '^server: listening' \
+		"${PIDS[$1.server]}" "$LIMIT" ||
+		fail "$1: the server did not start: $(<"$WORK/$1.server.out")"
 }
 
 # connect NAME STAGE PORT [on HOST] ARGS...: STAGE's client with ARGS, here
@@ -144,7 +149,14 @@ test_every_stage_checks_every_byte_at_two_percent_loss_with_reordering() {
 		server_args=()
 		[ "$stage" != ping-sr-0 ] || server_args=("${args[@]}")
 		[ "$stage" != blast-rdma-1 ] || server_args=(-x)
-		serve "$stage" "$stage" "$port" "${server_args[@]}" || return
+		serve "$stage" "$stage" "$port" "${server_args[@]}"
+		port=$((port + 1))
+	done
+	port=$PORT
+	for run in "${LOSSY_RUNS[@]}"; do
+		IFS='|' read -r stage unit args <<<"$run"
+		read -r -a args <<<"$args"
+		listening "$stage" || return
 		connect "$stage" "$stage" "$port" -v "${args[@]}"
 		port=$((port + 1))
 	done
@@ -198,7 +210,14 @@ test_a_cut_link_fails_the_senders_work_requests_in_words() {
 		read -r -a args <<<"$args"
 		server_args=()
 		[ "$stage" != ping-sr-0 ] || server_args=("${args[@]}")
-		serve "$stage" "$stage" "$port" "${server_args[@]}" || return
+		serve "$stage" "$stage" "$port" "${server_args[@]}"
+		port=$((port + 1))
+	done
+	port=$PORT
+	for run in "${CUT_RUNS[@]}"; do
+		IFS='|' read -r stage args <<<"$run"
+		read -r -a args <<<"$args"
+		listening "$stage" || return
 		connect "$stage" "$stage" "$port" "${args[@]}"
 		wait_for_line "$WORK/$stage.server.out" '^server: [^ ]+ connected$' \
 			"${PIDS[$stage.server]}" "$LIMIT" ||
@@ -233,7 +252,8 @@ test_a_cut_link_fails_the_senders_work_requests_in_words() {
 test_a_server_of_many_goes_on_when_one_clients_link_is_cut() {
 	require_pair || return 0
 
-	serve atomic atomic-1 "$PORT" -n 3 || return
+	serve atomic atomic-1 "$PORT" -n 3
+	listening atomic || return
 	connect far atomic-1 "$PORT" -c 1000000
 	connect near atomic-1 "$PORT" on "$OTHER" -c 1000000
 	wait_for_line "$WORK/atomic.server.out" '^server: 192\.0\.2\.2:[0-9]+ connected$' \
