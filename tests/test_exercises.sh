@@ -74,6 +74,10 @@ test_bug_rdma_address_checker() {
 	prove bug-rdma-address "^    seen: client: [0-9.:]+ refused our RDMA write: "
 }
 
+test_rnr_retry_checker() {
+	prove rnr-retry "^    seen: client: send failed: RNR retry counter exceeded "
+}
+
 test_blast_sr_2e_checker() {
 	prove blast-sr-2e "^    seen: the agent used [0-9]+ of [0-9]+ CPU ticks"
 }
