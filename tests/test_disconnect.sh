@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # Kills per stage: half of them the client, half the server.
-KILLS=${OUR_KILLS:-12}
+KILLS=${OUR_KILLS:-8}
 
 # paused_run SIDE: a ping-sr-1 run whose client is stopped (SIGSTOP) as
 # soon as the agent says it is connected (the client's part of the
