@@ -41,10 +41,11 @@
 #   background (host A serves), host B's on host b, through `labs/lab on
 #   b`, in the foreground, under the rules above, every IPv4 address
 #   replaced by host a's. The one-guest lab leaves these blocks to the
-#   pair, and the `sh` blocks that run `labs/lab pair run` or `labs/link`
-#   (which there run their command directly); on a machine with its own RDMA device
-#   both hosts are that machine. A block that runs `labs/wire` is run
-#   by test_wire.sh, in the pair, which checks what it prints.
+#   pair, and the `sh` blocks that run `labs/lab pair run`, `labs/link`
+#   or `labs/wire` (which there run their command directly); on a
+#   machine with its own RDMA device both hosts are that machine. A
+#   stage README's `labs/wire` block is run by test_wire.sh, in the
+#   pair, which checks what it prints.
 # And test_docs.sh holds them to the rest of it:
 # - Every `make diff FROM=X TO=Y` a README mentions runs and prints a diff
 #   (each pair once).
@@ -82,9 +83,9 @@ DEFAULT_PORT=12321
 # Every fenced block of every README, cut out into $BLOCKS: NNN.where
 # says where it is and what it is (README, line, info string, number in
 # its README, "hosts" for a block of hostA$ and hostB$ commands, "pair"
-# for one that runs `labs/lab pair run`, "wire" for one that runs
-# `labs/wire` (test_wire.sh runs those, and checks what they print), "-"
-# otherwise) and NNN.text holds its lines, the fence's indentation gone.
+# for one that runs `labs/lab pair run`, `labs/link` or `labs/wire`,
+# except a stage README's `labs/wire` block, "wire" (test_wire.sh runs
+# those, and checks what they print), "-" otherwise) and NNN.text holds its lines, the fence's indentation gone.
 BLOCKS=$(mktemp -d)
 (cd "$KIT" && awk -v out="$BLOCKS" '
 	FNR == 1 { count = 0 }
@@ -124,8 +125,13 @@ BLOCKS=$(mktemp -d)
 				prompts++
 			if (line ~ /^labs\/(lab pair run|link) /)
 				pair = 1
-			if (line ~ /^labs\/wire /)
+			# The capture of a stage README: test_wire.sh runs it. Any
+			# other runs here, in the pair.
+			if (line ~ /^labs\/wire / && FILENAME ~ /^[^\/]+\/README\.md$/ &&
+			    FILENAME !~ /^labs\//)
 				wire = 1
+			else if (line ~ /^labs\/wire /)
+				pair = 1
 		}
 	}
 ' "${READMES[@]}")
@@ -324,8 +330,10 @@ declare -A RUN_AS=()
 for where in "$BLOCKS"/*.where; do
 	read -r readme line info number kind <"$where"
 	[ "$info" = sh ] || [ "$kind" = hosts ] || continue
+	commands=$(sed 's/^[ \t]*//; s/[ \t]*$//; /^$/d' "${where%.where}.text")
 	if [ "$kind" = wire ]; then
 		echo "$readme, block $number: labs/wire, run by test_wire.sh"
+		RUN_AS[$commands]="$readme's labs/wire block, in test_wire.sh"
 		continue
 	fi
 	# Host a of a pair runs the two-host blocks, and those that run
@@ -340,7 +348,6 @@ for where in "$BLOCKS"/*.where; do
 	name=${name%.md}
 	name=${name//[^A-Za-z0-9_]/_}
 	name=test_${name//-/_}_readme_block_$number
-	commands=$(sed 's/^[ \t]*//; s/[ \t]*$//; /^$/d' "${where%.where}.text")
 	if [ -n "${RUN_AS[$commands]:-}" ]; then
 		echo "$readme, block $number: the commands of ${RUN_AS[$commands]}, run there"
 		continue
