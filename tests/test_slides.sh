@@ -237,4 +237,158 @@ test_measured_data_is_there() {
 	return 0
 }
 
+# The deck on the wire, and the captures its charts are drawn from.
+WIRE_DECK=17-on-the-wire
+
+# wire_captures: the captures the deck on the wire shows, by name: its
+# figures fig/wire-NAME.pdf, which the build draws from data/NAME.pcap.
+wire_captures() {
+	sed -nE 's|.*\]\(fig/wire-([^)]*)\.pdf\).*|\1|p' "$SLIDES/$WIRE_DECK.md"
+}
+
+needs_tshark() {
+	command -v tshark >/dev/null && command -v editcap >/dev/null && return
+	skip_test "needs tshark: sudo labs/install-deps slides"
+	return 1
+}
+
+# capture_packets PCAP: what tshark reads in the RoCE packets of PCAP, a
+# line each: number|source|PSN|address|rkey|summary, the address and
+# rkey those of a RETH or an AtomicETH, if the packet has one.
+capture_packets() {
+	tshark -r "$1" -Y infiniband -T fields -E separator='|' \
+		-E occurrence=f -e frame.number -e ip.src -e infiniband.bth.psn \
+		-e infiniband.reth.va -e infiniband.reth.r_key -e _ws.col.Info \
+		2>/dev/null
+}
+
+# chart_packets CHART: the packets a chart of slides/sequence draws, a
+# line each: number|sender (c, the client, or s)|what|PSN|detail.
+chart_packets() {
+	awk '/^\\packet\{/ {
+		split(substr($0, 9, length($0) - 9), field, /[}][{]/)
+		print field[1] "|" field[2] "|" field[4] "|" field[5] "|" field[6]
+	}' "$1"
+}
+
+# same_packets PCAP CHART: fail unless CHART draws the packets tshark
+# reads in PCAP, each once and in their order: the number, who sent it
+# (the client sent the connection request), the BTH opcode or the CM
+# message, the PSN, and a RETH's or AtomicETH's address and rkey.
+same_packets() {
+	local pcap=$1 chart=$2 client name=${1##*/}
+	local number source psn va rkey summary
+	local drawn sender what drawn_psn detail
+
+	capture_packets "$pcap" >"$WORK/capture.out"
+	chart_packets "$chart" >"$WORK/chart.out"
+	assertEquals "packets in $name, and arrows in its chart" \
+		"$(wc -l <"$WORK/capture.out")" "$(wc -l <"$WORK/chart.out")"
+	client=$(grep -m1 '|CM: ConnectRequest' "$WORK/capture.out" | cut -d'|' -f2)
+	grep -q "^\\\\hosts{$client}{" "$chart" ||
+		fail "$name: the chart's client is not ${client:-the requester}"
+	while IFS='|' read -r number source psn va rkey summary <&3 &&
+		IFS='|' read -r drawn sender what drawn_psn detail <&4; do
+		[ "$drawn" = "$number" ] ||
+			{ fail "$name: packet $number is drawn as packet $drawn"; continue; }
+		[ "$sender" = "$([ "$source" = "$client" ] && echo c || echo s)" ] ||
+			fail "$name: packet $number, from $source, is drawn from $sender"
+		[[ $summary == *"$what"* ]] ||
+			fail "$name: packet $number is '$summary', drawn as '$what'"
+		[[ $summary == CM:* ]] || [ "$drawn_psn" = "$psn" ] ||
+			fail "$name: packet $number has PSN $psn, drawn as ${drawn_psn:-none}"
+		[ -n "$va" ] || continue
+		if [[ $detail =~ va\ (0x[0-9a-f]+),\ rkey\ (0x[0-9a-f]+) ]]; then
+			[ $((BASH_REMATCH[1])) -eq $((va)) ] &&
+				[ $((BASH_REMATCH[2])) -eq $((rkey)) ] ||
+				fail "$name: packet $number's va $va, rkey $rkey are drawn as '$detail'"
+		else
+			fail "$name: packet $number's va and rkey are not drawn: '$detail'"
+		fi
+	done 3<"$WORK/capture.out" 4<"$WORK/chart.out"
+}
+
+# The build draws each chart of the deck from its capture: every packet
+# tshark reads there, in order, and nothing else; the chart is as new as
+# the capture, and the deck as new as the chart.
+test_the_wire_charts_are_drawn_from_their_captures() {
+	local name pcap chart figure
+
+	needs_tshark || return 0
+	built "$WIRE_DECK" || return
+	[ -n "$(wire_captures)" ] ||
+		fail "$WIRE_DECK shows no chart drawn from a capture (fig/wire-NAME.pdf)"
+	for name in $(wire_captures); do
+		pcap=$SLIDES/data/$name.pcap
+		chart=$SLIDES/build/wire/$name.tex
+		figure=$SLIDES/build/fig/wire-$name.pdf
+		if [ ! -s "$pcap" ]; then
+			fail "no slides/data/$name.pcap: record it with slides/capture"
+			continue
+		fi
+		[ "$(stat -c %s "$pcap")" -le 16384 ] ||
+			fail "slides/data/$name.pcap is over 16 KB: one short run is enough"
+		if [ ! -s "$chart" ] || [ ! -s "$figure" ]; then
+			fail "$name.pcap has no chart: run make -C slides"
+			continue
+		fi
+		[ "$pcap" -ot "$chart" ] && [ "$SLIDES/sequence" -ot "$chart" ] &&
+			[ "$chart" -ot "$figure" ] &&
+			[ "$SLIDES/sequence.tex" -ot "$figure" ] &&
+			[ "$figure" -ot "$SLIDES/build/$WIRE_DECK.pdf" ] ||
+			fail "$name's chart is older than what it is made of: run make -C slides"
+		same_packets "$pcap" "$chart"
+	done
+}
+
+# slides/sequence draws what it is given: a capture cut short gives a
+# chart as short, the same packets still; a capture with no RoCE packet
+# fails, rather than drawing nothing.
+test_sequence_draws_the_packets_it_is_given() {
+	local name
+
+	needs_tshark || return 0
+	name=$(wire_captures | head -1)
+	if [ ! -s "$SLIDES/data/$name.pcap" ]; then
+		fail "no slides/data/$name.pcap: record it with slides/capture"
+		return
+	fi
+	# The first 5 packets; then all but the 3rd and the 4th.
+	editcap -r "$SLIDES/data/$name.pcap" "$WORK/first.pcap" 1-5 2>/dev/null
+	editcap "$SLIDES/data/$name.pcap" "$WORK/gap.pcap" 3-4 2>/dev/null
+	for cut in first gap; do
+		"$SLIDES/sequence" "$WORK/$cut.pcap" >"$WORK/$cut.tex" ||
+			{ fail "slides/sequence failed on $cut.pcap"; continue; }
+		same_packets "$WORK/$cut.pcap" "$WORK/$cut.tex"
+	done
+	assertEquals "arrows for the first 5 packets" 5 \
+		"$(chart_packets "$WORK/first.tex" | wc -l)"
+	assertEquals "arrows for all packets but 2" \
+		$(($(capture_packets "$SLIDES/data/$name.pcap" | wc -l) - 2)) \
+		"$(chart_packets "$WORK/gap.tex" | wc -l)"
+	editcap -r "$SLIDES/data/$name.pcap" "$WORK/none.pcap" 0 2>/dev/null
+	"$SLIDES/sequence" "$WORK/none.pcap" >"$WORK/none.tex" 2>"$WORK/error.out" &&
+		fail "slides/sequence drew a capture with no packet"
+	grep -q 'no RoCE packet' "$WORK/error.out" ||
+		fail "slides/sequence did not say why: $(<"$WORK/error.out")"
+	return 0
+}
+
+# What the deck on the wire quotes of its captures is in its charts: each
+# address, key and 8-digit word (0x..., hexadecimal) and each PSN (six
+# digits or more). Captures recorded again make it fail until its words
+# are read against the new charts.
+test_the_wire_deck_quotes_its_captures() {
+	local word
+
+	built "$WIRE_DECK" || return
+	cat "$SLIDES"/build/wire/*.tex >"$WORK/charts.out" 2>/dev/null
+	for word in $(grep -oE '\b(0x[0-9a-f]+|[0-9a-f]{8}|[0-9]{6,})\b' \
+		"$SLIDES/$WIRE_DECK.md" | sort -u); do
+		grep -qw -- "$word" "$WORK/charts.out" ||
+			fail "$WIRE_DECK says $word, which none of its charts shows"
+	done
+	return 0
+}
+
 . shunit2
