@@ -116,7 +116,8 @@ tearDown() {
 	else
 		record_result fail "$_shunit_test_"
 		echo "--- output of $_shunit_test_ ---"
-		tail -n 30 "$WORK"/*.out 2>/dev/null
+		# (A test that failed before writing any output has none.)
+		tail -n 30 "$WORK"/*.out 2>/dev/null || true
 	fi
 }
 

@@ -75,8 +75,7 @@ test_no_code_runs_off_its_frame() {
 		# Each code line is a box as wide as the frame (preamble.tex):
 		# a longer one is an overfull \hbox set in the monospace font.
 		grep -A1 '^Overfull \\hbox' "$log" | grep -q lmtt &&
-			fail "$deck: monospace wider than its frame:" \
-				"$(grep -m1 -A1 '^Overfull \\hbox' "$log")"
+			fail "$deck: monospace wider than its frame: $(grep -m1 -A1 '^Overfull \\hbox' "$log")"
 		# A frame whose content runs off its foot.
 		grep -q '^Overfull \\vbox' "$log" &&
 			fail "$deck: a frame is taller than the page"
@@ -177,8 +176,7 @@ excerpt_fails() {
 	assertEquals "exit status for '$line'" 1 "$status"
 	for word in "$@"; do
 		grep -qF -- "$word" "$WORK/error.out" ||
-			fail "the message for '$line' does not name $word:" \
-				"$(<"$WORK/error.out")"
+			fail "the message for '$line' does not name $word: $(<"$WORK/error.out")"
 	done
 	grep -q '^```c' "$WORK/out.md" &&
 		fail "a code block came out for '$line'"
