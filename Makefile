@@ -45,13 +45,14 @@ demo: deps
 # lab, where compiling is slow. The suites that need no RDMA device (the
 # layout, the slides, what the READMEs name) run on the host too, first.
 # Then two labs at once: the two-host lab (labs/lab pair) runs the suites
-# of two hosts on a wire (and the READMEs' blocks for two hosts), its
+# of two hosts on a wire (and the READMEs' blocks for two hosts, and
+# the proof of a checker that counts the device's RNR NAKs), its
 # output kept until the end, while the one-guest lab runs the others;
 # each keeps its results, and the last line counts them all. The pair's
 # suites run one at a time (its guests have a CPU each): a capture of
 # the link must hold one run's packets alone.
 PAIR_SUITES = tests/test_two_hosts.sh tests/test_wire.sh tests/test_bad_link.sh \
-	tests/test_readmes.sh
+	tests/test_rnr_retry.sh tests/test_readmes.sh
 RESULTS = .cache/tests
 check: deps
 	$(MAKE) -j$(JOBS) -Otarget all single slides proofs
