@@ -14,19 +14,18 @@ const char *our_program_name = "kit";
 
 /*
  * Print "name: " and the message of fmt and args, and ": " and err's
- * text when err is not 0, as one line on stream: its lock keeps the
- * lines of other threads out of it.
+ * text when err is not 0, as one line on stream, in one call: stderr
+ * writes each call at once, and a line of stdout written between two
+ * calls would land inside this one.
  */
 static void print_line(FILE *stream, int err, const char *fmt,
 		       va_list args)
 {
-	flockfile(stream);
-	fprintf(stream, "%s: ", our_program_name);
-	vfprintf(stream, fmt, args);
-	if (err)
-		fprintf(stream, ": %s", strerror(err));
-	fputc('\n', stream);
-	funlockfile(stream);
+	char message[1024];
+
+	vsnprintf(message, sizeof(message), fmt, args);
+	fprintf(stream, "%s: %s%s%s\n", our_program_name, message,
+		err ? ": " : "", err ? strerror(err) : "");
 }
 
 void our_error(const char *fmt, ...)

@@ -43,14 +43,14 @@ void our_print_instrument_usage(FILE *out, bool runs)
 		     "given and return\n");
 }
 
-/* Print "name: ", the message of fmt and args, and end, as one line. */
+/* Print "name: ", the message of fmt and args, and end, as one line in
+ * one call (see print_line in report.c). */
 static void trace_line(const char *end, const char *fmt, va_list args)
 {
-	flockfile(stderr);
-	fprintf(stderr, "%s: ", our_program_name);
-	vfprintf(stderr, fmt, args);
-	fputs(end, stderr);
-	funlockfile(stderr);
+	char message[1024];
+
+	vsnprintf(message, sizeof(message), fmt, args);
+	fprintf(stderr, "%s: %s%s", our_program_name, message, end);
 }
 
 void our_trace(int level, const char *fmt, ...)
