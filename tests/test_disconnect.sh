@@ -24,17 +24,20 @@ KILLS=${OUR_KILLS:-8}
 # agent's accept to fail), so that the agent waits for a ping however
 # fast the lab is; then SIDE (client or server) is killed, the other let
 # go on, and 6 seconds later (more than the 5 in which a watching stage
-# ends) the survivor is checked on.
+# ends) the survivor is checked on. The client is killed only once the
+# agent has nothing in flight (agent_waits): a pong still unacknowledged
+# would fail, and tell the agent.
 paused_run() {
 	local survivor
 
-	start_server ping-sr-1 -t || return
+	start_server ping-sr-1 -T || return
 	start_client ping-sr-1 -c 10000000
 	SERVER_REAL=$(program_pid "$SERVER_PID")
 	CLIENT_REAL=$(program_pid "$CLIENT_PID")
 	wait_connected || return
 	kill -STOP "$CLIENT_REAL"
 	if [ "$1" = client ]; then
+		agent_waits || return
 		kill -9 "$CLIENT_REAL"
 		survivor=$SERVER_REAL
 	else
@@ -46,6 +49,23 @@ paused_run() {
 	kill -0 "$survivor" && echo yes >"$WORK/still-waiting"
 	kill "$SERVER_PID" "$CLIENT_PID" 2>/dev/null
 	wait
+}
+
+# agent_waits: until every pong the agent posted has its completion
+# (-T traces both), the same a second apart: with its client stopped,
+# the kernel of the client's host still acknowledges what arrives, and
+# what was on its way has come.
+agent_waits() {
+	local now last='' i
+
+	for ((i = 0; i < LIMIT; i++)); do
+		now="$(grep -c '^server: ibv_post_send ' "$WORK/server.out") $(grep -c '^server: work completion: send ' "$WORK/server.out")"
+		[ "${now% *}" = "${now#* }" ] && [ "$now" = "$last" ] && return 0
+		last=$now
+		nap 1
+	done
+	fail "the agent's pongs were never all acknowledged: $(tail -n 5 "$WORK/server.out")"
+	return 1
 }
 
 check_paused_run() {
