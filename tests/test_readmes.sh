@@ -325,17 +325,26 @@ run_block() {
 # top README's folder being called "top" and a guide page by its path. A
 # block whose commands are those of a block before it (a guide page that
 # has the student run what a stage's README shows) is run once, there.
+# block_commands WHERE: the commands of that block, trimmed.
+block_commands() {
+	sed 's/^[ \t]*//; s/[ \t]*$//; /^$/d' "${1%.where}.text"
+}
+
 BLOCK_TESTS=()
 declare -A RUN_AS=()
+# The stage READMEs' captures first: a guide page that shows the same
+# one (the guide's pages come first) leaves it to test_wire.sh too.
+for where in "$BLOCKS"/*.where; do
+	read -r readme line info number kind <"$where"
+	[ "$kind" = wire ] || continue
+	echo "$readme, block $number: labs/wire, run by test_wire.sh"
+	RUN_AS[$(block_commands "$where")]="$readme's labs/wire block, in test_wire.sh"
+done
 for where in "$BLOCKS"/*.where; do
 	read -r readme line info number kind <"$where"
 	[ "$info" = sh ] || [ "$kind" = hosts ] || continue
-	commands=$(sed 's/^[ \t]*//; s/[ \t]*$//; /^$/d' "${where%.where}.text")
-	if [ "$kind" = wire ]; then
-		echo "$readme, block $number: labs/wire, run by test_wire.sh"
-		RUN_AS[$commands]="$readme's labs/wire block, in test_wire.sh"
-		continue
-	fi
+	[ "$kind" != wire ] || continue
+	commands=$(block_commands "$where")
 	# Host a of a pair runs the two-host blocks, and those that run
 	# `labs/lab pair`, alone; the one-guest lab leaves them to it.
 	if [ "${LAB_HOST:-}" = a ]; then
