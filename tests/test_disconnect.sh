@@ -18,53 +18,51 @@
 # Kills per stage: half of them the client, half the server.
 KILLS=${OUR_KILLS:-8}
 
-# paused_run SIDE: a ping-sr-1 run whose client is stopped (SIGSTOP) as
-# soon as the agent says it is connected (the client's part of the
-# handshake is then done: stopped before it, the client would leave the
-# agent's accept to fail), so that the agent waits for a ping however
-# fast the lab is; then SIDE (client or server) is killed, the other let
-# go on, and 6 seconds later (more than the 5 in which a watching stage
-# ends) the survivor is checked on. The client is killed only once the
-# agent has nothing in flight (agent_waits): a pong still unacknowledged
-# would fail, and tell the agent.
+# paused_run SIDE: a ping-sr-1 run in which the side that will live is
+# made to wait for a message that never comes, whatever the lab's speed;
+# then SIDE (client or server) is killed, and 6 seconds later (more than
+# the 5 in which a watching stage ends) the survivor is checked on. The
+# other side is stopped (SIGSTOP) once the agent says it is connected
+# (stopped before it, the client would leave the agent's accept to fail):
+# the survivor's last message is then answered by the stopped side's
+# kernel, not by its program. It is killed only once the survivor has
+# nothing in flight (sends_done): a message still unacknowledged when
+# its peer dies would fail, and tell the survivor.
 paused_run() {
-	local survivor
+	local victim survivor
 
 	start_server ping-sr-1 -T || return
-	start_client ping-sr-1 -c 10000000
+	start_client ping-sr-1 -T -c 10000000
 	SERVER_REAL=$(program_pid "$SERVER_PID")
 	CLIENT_REAL=$(program_pid "$CLIENT_PID")
+	victim=$SERVER_REAL survivor=client
+	[ "$1" = server ] || victim=$CLIENT_REAL survivor=server
 	wait_connected || return
-	kill -STOP "$CLIENT_REAL"
-	if [ "$1" = client ]; then
-		agent_waits || return
-		kill -9 "$CLIENT_REAL"
-		survivor=$SERVER_REAL
-	else
-		kill -CONT "$CLIENT_REAL"
-		kill -9 "$SERVER_REAL"
-		survivor=$CLIENT_REAL
-	fi
+	kill -STOP "$victim"
+	sends_done "$survivor" || return
+	kill -9 "$victim"
+	survivor=$SERVER_REAL
+	[ "$1" = server ] && survivor=$CLIENT_REAL
 	sleep 6
 	kill -0 "$survivor" && echo yes >"$WORK/still-waiting"
 	kill "$SERVER_PID" "$CLIENT_PID" 2>/dev/null
 	wait
 }
 
-# agent_waits: until every pong the agent posted has its completion
-# (-T traces both), the same a second apart: with its client stopped,
-# the kernel of the client's host still acknowledges what arrives, and
-# what was on its way has come.
-agent_waits() {
+# sends_done SIDE: until every send SIDE posted has its completion (-T
+# traces both), the same a second apart: with its peer stopped, the
+# kernel of the peer's host still acknowledges what arrives, and what
+# was on its way has come.
+sends_done() {
 	local now last='' i
 
 	for ((i = 0; i < LIMIT; i++)); do
-		now="$(grep -c '^server: ibv_post_send ' "$WORK/server.out") $(grep -c '^server: work completion: send ' "$WORK/server.out")"
+		now="$(grep -c "^$1: ibv_post_send " "$WORK/$1.out") $(grep -c "^$1: work completion: send " "$WORK/$1.out")"
 		[ "${now% *}" = "${now#* }" ] && [ "$now" = "$last" ] && return 0
 		last=$now
 		nap 1
 	done
-	fail "the agent's pongs were never all acknowledged: $(tail -n 5 "$WORK/server.out")"
+	fail "the $1's sends were never all acknowledged: $(tail -n 5 "$WORK/$1.out")"
 	return 1
 }
 
