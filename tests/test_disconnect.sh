@@ -29,22 +29,21 @@ KILLS=${OUR_KILLS:-8}
 # nothing in flight (sends_done): a message still unacknowledged when
 # its peer dies would fail, and tell the survivor.
 paused_run() {
-	local victim survivor
+	local victim survivor=client survivor_pid
 
 	start_server ping-sr-1 -T || return
 	start_client ping-sr-1 -T -c 10000000
 	SERVER_REAL=$(program_pid "$SERVER_PID")
 	CLIENT_REAL=$(program_pid "$CLIENT_PID")
-	victim=$SERVER_REAL survivor=client
-	[ "$1" = server ] || victim=$CLIENT_REAL survivor=server
+	victim=$SERVER_REAL survivor_pid=$CLIENT_REAL
+	[ "$1" = server ] ||
+		victim=$CLIENT_REAL survivor=server survivor_pid=$SERVER_REAL
 	wait_connected || return
 	kill -STOP "$victim"
 	sends_done "$survivor" || return
 	kill -9 "$victim"
-	survivor=$SERVER_REAL
-	[ "$1" = server ] && survivor=$CLIENT_REAL
 	sleep 6
-	kill -0 "$survivor" && echo yes >"$WORK/still-waiting"
+	kill -0 "$survivor_pid" && echo yes >"$WORK/still-waiting"
 	kill "$SERVER_PID" "$CLIENT_PID" 2>/dev/null
 	wait
 }
