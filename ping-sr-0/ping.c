@@ -69,7 +69,7 @@ int our_prepare_client(struct our_control *control)
 
 int our_prepare_agent(struct our_control *control)
 {
-	/* The first ping's receive is posted before we accept. */
+	/* The first ping's: the client sends it once connected. */
 	return our_post_recv(control, OUR_AGENT_SLOT(0));
 }
 

@@ -201,6 +201,23 @@ test_single_files_read_in_the_lessons_order() {
 		fail "ping-sr-0 client's header lists the verbs out of order: $(<"$WORK/verbs")"
 }
 
+# A function of the kit that only passes a call on is a step a reader
+# follows for nothing: in a single file, the one place that calls it makes
+# the call itself, under the comment that explained it; a function that
+# only reads a variable gives way to the variable.
+test_single_files_fold_what_only_passes_a_call_on() {
+	single_lacks ping-rdma-2 server 'our_start_watching|our_await_request\('
+	single_holds ping-rdma-2 server \
+		'^	if \(our_start_thread\(&control->cm->thread, watch_events, control,$'
+	single_holds ping-rdma-2 server '^	if \(get_event\("a client", listener->cm_id->channel,$'
+	# our_prepare_agent's comment joins the one above its call
+	single_lacks ping-sr-0 server 'our_prepare_agent'
+	single_holds ping-sr-0 server \
+		"^	/\* Receives go up before we accept. The first ping's: the client"
+	single_lacks ping-sr-0 client 'our_interrupted'
+	single_holds ping-sr-0 client '^	if \(!interrupted_by\)$'
+}
+
 # The size of reference code a newcomer reads in one sitting: at most
 # MAX code lines (comments and blank lines dropped) and ALL lines in all.
 # code_bar STAGE: MAX ALL for STAGE. The aim is 1000 code lines and 2000
@@ -211,18 +228,18 @@ test_single_files_read_in_the_lessons_order() {
 # makes its files longer unnoticed. Lower a ceiling when a stage shrinks.
 code_bar() {
 	case $1 in
-	ping-sr-1) echo 1040 2000 ;;
-	ping-sr-2) echo 1240 2000 ;;
-	ping-sr-3) echo 1320 2005 ;;
-	ping-sr-4) echo 1325 2010 ;;
-	blast-sr-2) echo 1300 2000 ;;
-	ping-rdma-1) echo 1425 2150 ;;
-	ping-rdma-2) echo 1460 2215 ;;
-	blast-rdma-1) echo 1430 2150 ;;
-	atomic-1) echo 1620 2430 ;;
-	pubsub-rdma-1) echo 1785 2655 ;;
-	ping-sg-1 | ping-post-1) echo 1310 2000 ;;
-	ping-wr-1) echo 1285 2000 ;;
+	ping-sr-1) echo 1025 2000 ;;
+	ping-sr-2) echo 1215 2000 ;;
+	ping-sr-3) echo 1295 2000 ;;
+	ping-sr-4) echo 1300 2000 ;;
+	blast-sr-2) echo 1280 2000 ;;
+	ping-rdma-1) echo 1400 2115 ;;
+	ping-rdma-2) echo 1430 2170 ;;
+	blast-rdma-1) echo 1410 2120 ;;
+	atomic-1) echo 1585 2380 ;;
+	pubsub-rdma-1) echo 1755 2610 ;;
+	ping-sg-1 | ping-post-1) echo 1285 2000 ;;
+	ping-wr-1) echo 1260 2000 ;;
 	*) echo 1000 2000 ;;
 	esac
 }
