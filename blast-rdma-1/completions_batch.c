@@ -19,7 +19,7 @@
 /* The most completions one ibv_poll_cq takes. */
 #define OUR_POLL_BATCH 16
 
-/* What the piece keeps: the completions taken and not handed out yet. */
+/* What the wait keeps: the completions taken and not handed out yet. */
 struct our_completions {
 	struct ibv_wc polled[OUR_POLL_BATCH];
 	int count; /* taken by the last ibv_poll_cq */
@@ -82,7 +82,7 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 			break;
 		}
 		our_tally(control, "batch polling", "found nothing", 1);
-		/* The CM piece may have seen the peer go, or Ctrl-C came. */
+		/* The peer may have been seen to go, or Ctrl-C came. */
 		if (our_wait_must_end(control))
 			return -1;
 	}

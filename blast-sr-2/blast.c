@@ -407,7 +407,7 @@ static int return_credits(struct our_control *control, struct drain *drain)
 
 /*
  * Agent: wait until the client has hung up, which it does once it has
- * our "all in"; for a CM piece that cannot see a disconnect, only up to
+ * our "all in"; where nothing watches for a disconnect, only up to
  * OUR_HANG_UP_WAIT_MS.
  */
 static void await_hang_up(struct our_control *control)

@@ -33,9 +33,9 @@ extern const bool our_cm_sees_hang_up;
 extern const struct our_option *const our_timed_options;
 
 /*
- * Create a CM id into *id, with context, on the piece's event channel or
- * on none. Returns 0, or -1 (reported). Undo with our_destroy_id(), which
- * destroys the piece's channel with the id.
+ * Create a CM id into *id, with context, on an event channel of its own
+ * where the program uses one. Returns 0, or -1 (reported). Undo with
+ * our_destroy_id(), which destroys that channel with the id.
  */
 int our_create_id(struct rdma_cm_id **id, void *context);
 void our_destroy_id(struct rdma_cm_id **id);
@@ -60,8 +60,8 @@ int our_await_request(struct our_listener *listener,
 
 /*
  * Agent: the request's id, already in control->cm_id, is the agent's
- * from now on (give the event back; a piece with a channel moves the id
- * to one of its own). Returns 0, or -1 (reported) with the id destroyed.
+ * from now on (give the event back; with channels, the id moves to one
+ * of its own). Returns 0, or -1 (reported) with the id destroyed.
  */
 int our_take_request(struct our_control *control,
 		     struct rdma_cm_event *event);
@@ -72,7 +72,7 @@ void our_drop_request(struct our_control *control,
 
 /*
  * The connection is established: start watching it for a disconnect
- * (where the piece can). Returns 0, or -1 (reported). our_disconnect()
+ * (where the program can). Returns 0, or -1 (reported). our_disconnect()
  * stops watching.
  */
 int our_watch_connection(struct our_control *control);
@@ -81,9 +81,9 @@ int our_watch_connection(struct our_control *control);
 void our_disconnect(struct our_control *control);
 
 /*
- * For the completion pieces, each time they look up while they wait:
+ * For a wait for completions, each time it looks up:
  * true when the wait must end: Ctrl-C or SIGTERM came, or the peer has
- * gone (where the piece can see it). control->end then says why.
+ * gone (where the program can see it). control->end then says why.
  */
 bool our_wait_must_end(struct our_control *control);
 
@@ -93,7 +93,7 @@ bool our_peer_disconnected(struct our_control *control);
 /*
  * For our_check_wc: a work completion failed; true when that is because
  * the connection is down, as the CM says within wait_ms (false where
- * the piece cannot watch the connection).
+ * nothing watches the connection).
  */
 bool our_connection_lost(struct our_control *control, unsigned int wait_ms);
 

@@ -20,7 +20,7 @@
 
 /*
  * Create control->cq, deep enough for control's depths, with what the
- * piece waits on (a completion channel, for instance). Returns 0, or -1
+ * program waits on, if anything (a completion channel). Returns 0, or -1
  * (reported) with nothing left. Undo with our_destroy_cq().
  */
 int our_create_cq(struct our_control *control);

@@ -63,14 +63,14 @@ void our_reject(struct our_control *control, const void *reason,
 		uint8_t reason_len);
 
 /*
- * For the CM pieces: an event for peer came: returns 0 when it is
+ * An event for peer came: returns 0 when it is
  * expected and says all went well; otherwise reports it and returns -1.
  */
 int our_check_cm_event(const char *peer, const struct rdma_cm_event *event,
 		       enum rdma_cm_event_type expected);
 
 /*
- * For the CM pieces, once a CM verb or event for peer failed and was
+ * Once a CM verb or event for peer failed and was
  * reported: say in words what the failure probably means, from event
  * (NULL: from errno, which the verb set). peer NULL: creating an id
  * failed.
@@ -78,8 +78,8 @@ int our_check_cm_event(const char *peer, const struct rdma_cm_event *event,
 void our_explain_cm_failure(const char *peer,
 			    const struct rdma_cm_event *event);
 
-/* For the CM pieces: give event back to the CM (rdma_ack_cm_event).
- * Returns 0, or -1 (reported). */
+/* Give event back to the CM (rdma_ack_cm_event). Returns 0, or -1
+ * (reported). */
 int our_ack_cm_event(struct rdma_cm_event *event);
 
 #endif

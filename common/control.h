@@ -81,7 +81,7 @@ struct our_control {
 	bool answered;
 	struct our_interrupts interrupts;
 
-	/* What a piece keeps for itself, where it keeps anything. */
+	/* What a part of the program keeps for itself, if anything. */
 	struct our_cm *cm;                   /* the CM events' */
 	struct our_completions *completions; /* the completions' */
 	struct our_posting *posting;         /* the posting's */

@@ -14,8 +14,8 @@
 
 #include "control.h"
 
-/* The kinds of work request: a piece that posts others numbers them on
- * from OUR_WR_OTHER. */
+/* The kinds of work request; other kinds are numbered on from
+ * OUR_WR_OTHER. */
 enum our_wr_kind {
 	OUR_WR_SEND = 1,
 	OUR_WR_RECV = 2,
@@ -40,7 +40,7 @@ struct ibv_qp_init_attr our_qp_attr(const struct our_control *control);
 
 /*
  * Wait for the completions of sends work requests on the send queue
- * (sends, and the one-sided ones of later pieces), and for one receive
+ * (sends, and any other kind posted there), and for one receive
  * when recv is true:
  * its work completion is copied to *received. Returns 0, or -1 (see
  * our_await_completion). Once the receive is in, a peer that has gone
@@ -68,7 +68,7 @@ void our_explain_wc(const struct our_control *control,
 		    const struct ibv_wc *wc);
 
 /*
- * The posting piece's. Create the queue pair of control->cm_id, with
+ * Create the queue pair of control->cm_id, with
  * our_qp_attr(), into control->qp. Returns 0, or -1 (reported). Undo with
  * our_destroy_qp().
  */

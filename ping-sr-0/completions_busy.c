@@ -49,7 +49,7 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 			return -1;
 		}
 		our_tally(control, "busy polling", "found nothing", 1);
-		/* The CM piece may have seen the peer go, or Ctrl-C came. */
+		/* The peer may have been seen to go, or Ctrl-C came. */
 		if (our_wait_must_end(control))
 			return -1;
 	}

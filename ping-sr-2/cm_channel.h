@@ -14,20 +14,20 @@
 
 #include "control.h"
 
-/* What the piece keeps of a connection it watches: control->cm. */
+/* What is kept of the connection that is watched: control->cm. */
 struct our_cm {
 	atomic_bool disconnected; /* the connection is down, or can no longer
 				   * be watched */
 	atomic_bool failed;       /* ... the latter: the watch failed */
 	uint64_t give_up;         /* when a wait that must end ends */
-	/* The thread that watches, for the piece that has one. */
+	/* The thread that watches, where one does. */
 	pthread_t thread;
 	atomic_bool stop;         /* the thread is to stop */
 };
 
 /*
  * Prepare a new event channel, before any id is put on it: put it in
- * the mode the piece takes events in. Returns 0, or -1 (reported).
+ * the mode events are taken in. Returns 0, or -1 (reported).
  */
 int our_prepare_channel(struct rdma_event_channel *channel);
 

@@ -54,7 +54,7 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 		}
 		if (ret > 0 && our_take_cq_event(control))
 			return -1;
-		/* Has the CM piece seen the peer go, or did Ctrl-C come? */
+		/* Has the peer been seen to go, or did Ctrl-C come? */
 		if (ret <= 0 && our_wait_must_end(control))
 			return -1;
 	}

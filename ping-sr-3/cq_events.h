@@ -10,7 +10,7 @@
 
 #include "control.h"
 
-/* What the piece keeps: control->completions. (The channel is
+/* What the wait keeps: control->completions. (The channel is
  * control->cq->channel.) */
 struct our_completions {
 	unsigned int unacked; /* events taken and not yet acknowledged */

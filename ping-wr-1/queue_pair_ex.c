@@ -30,10 +30,10 @@
  */
 #define OUR_INLINE_ASK 256u
 
-/* The operations this piece will ask of the queue pair. */
+/* The operations we will ask of the queue pair. */
 #define OUR_SEND_OPS IBV_QP_EX_WITH_SEND
 
-/* What the piece keeps: control->posting. */
+/* What the posting keeps: control->posting. */
 struct our_posting {
 	/* The bytes a send may carry inline, as the device gave them. */
 	uint32_t max_inline;

@@ -154,6 +154,11 @@ test_single_files_speak_of_their_own_stage_only() {
 				grep -nE -m1 "\\b($KIT_FILES)\\b|common/|Makefile|make -C|excerpt" \
 					>"$WORK/named" &&
 				fail "$stage/$program.c speaks of the kit's files: line $(<"$WORK/named")"
+			# ... or of the pieces a stage of the kit is built from
+			head -n "$sources" "$file" |
+				grep -nE -m1 "\\bpiece\\b|(CM|completion|later|posting) pieces" \
+					>"$WORK/named" &&
+				fail "$stage/$program.c speaks of the kit's pieces: line $(<"$WORK/named")"
 		done
 	done
 	return 0
