@@ -58,7 +58,7 @@ bool our_count_done(const struct our_control *control);
  * or never acknowledged once our_count_done(). Otherwise returns -1:
  * when the connection turns out to be down (the peer went away), with
  * control->end set to OUR_RUN_PEER_GONE and nothing reported; otherwise
- * with the failure reported, and a hint where the kit can guess the cause.
+ * with the failure reported.
  */
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc);
 
@@ -68,9 +68,8 @@ void our_explain_wc(const struct our_control *control,
 		    const struct ibv_wc *wc);
 
 /*
- * Create the queue pair of control->cm_id, with
- * our_qp_attr(), into control->qp. Returns 0, or -1 (reported). Undo with
- * our_destroy_qp().
+ * Create the queue pair of control->cm_id, with our_qp_attr(), into
+ * control->qp. Returns 0, or -1 (reported). Undo with our_destroy_qp().
  */
 int our_create_qp(struct our_control *control);
 void our_destroy_qp(struct our_control *control);
