@@ -67,10 +67,13 @@ test_single_files_build_and_hold_what_their_program_runs() {
 		single_lacks $stage client 'our_setup_listener|rdma_listen\('
 		single_lacks $stage server 'our_resolve_server|rdma_connect\('
 		# ping-sr-0's client tells the server nothing.
+		# ... and a check that its private data fits comes with it.
 		if [ $stage = ping-sr-0 ]; then
 			single_lacks $stage client 'OUR_PRIVATE_MAGIC'
 		else
 			single_holds $stage client 'OUR_PRIVATE_MAGIC'
+			single_holds $stage server \
+				'^static_assert\(sizeof\(struct our_private_data\) <= 56,$'
 		fi
 	done
 	# Each stage waits its own way, and holds no other stage's way.
@@ -240,7 +243,7 @@ code_bar() {
 	blast-sr-2) echo 1280 2000 ;;
 	ping-rdma-1) echo 1400 2115 ;;
 	ping-rdma-2) echo 1430 2170 ;;
-	blast-rdma-1) echo 1410 2120 ;;
+	blast-rdma-1) echo 1410 2125 ;;
 	atomic-1) echo 1585 2380 ;;
 	pubsub-rdma-1) echo 1755 2610 ;;
 	ping-sg-1 | ping-post-1) echo 1285 2000 ;;
