@@ -52,8 +52,7 @@ int our_await_cm_event(struct our_control *control, int ret,
 /*
  * Agent: wait on listener for a connection request. Returns 0 with the
  * request's event in *event, its id the agent's new end of a
- * connection, for our_take_request() or our_drop_request(); or -1
- * (reported).
+ * connection, to be taken or dropped; or -1 (reported).
  */
 int our_await_request(struct our_listener *listener,
 		      struct rdma_cm_event **event);

@@ -77,7 +77,7 @@ struct our_control {
 	uint64_t end_ns;
 	uint64_t transfers;
 	/* The peer's answer to the transfer in progress is in: it had all
-	 * we sent before (set by our_await_transfers, until counted). */
+	 * we sent before (set when the answer arrives, until counted). */
 	bool answered;
 	struct our_interrupts interrupts;
 

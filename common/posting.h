@@ -50,7 +50,7 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 			bool recv, struct ibv_wc *received);
 
 /* True once a run with a count has made it, or has the answer to its
- * last transfer (see our_await_transfers). */
+ * last transfer (control->answered). */
 bool our_count_done(const struct our_control *control);
 
 /*

@@ -56,8 +56,8 @@
 #define OUR_BOARD_LOOKUP_MS 200
 
 /* excerpt publication */
-/* A publication as it lies on the board: its number, and a body that
- * our_fill_data() makes from the number, for -v to check. */
+/* A publication as it lies on the board: its number, and a body made
+ * from the number, for -v to check. */
 struct our_publication {
 	uint32_t number; /* network byte order */
 	char body[OUR_PUBLICATION_SIZE - sizeof(uint32_t)];

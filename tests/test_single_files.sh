@@ -209,6 +209,26 @@ test_single_files_read_in_the_lessons_order() {
 		fail "ping-sr-0 client's header lists the verbs out of order: $(<"$WORK/verbs")"
 }
 
+# A comment that names a function or a type of the program names one the
+# file holds: not one its stage leaves out, nor one folded into its caller.
+test_single_files_comments_name_only_what_they_hold() {
+	local stage program file missing
+
+	for stage in $ALL_STAGES; do
+		for program in $(programs_of $stage); do
+			file=$KIT/$stage/single/$program.c
+			[ -f "$file" ] || continue
+			cpp -fpreprocessed -dD -P "$file" 2>/dev/null |
+				grep -oE '\bour_[a-z0-9_]+' | sort -u >"$WORK/code"
+			missing=$(grep -oE '\bour_[a-z0-9_]+' "$file" | sort -u |
+				comm -23 - "$WORK/code" | paste -sd' ')
+			[ -z "$missing" ] ||
+				fail "$stage/$program.c: comments name what it does not hold: $missing"
+		done
+	done
+	return 0
+}
+
 # A function of the kit that only passes a call on is a step a reader
 # follows for nothing: in a single file, the one place that calls it makes
 # the call itself, under the comment that explained it; a function that
