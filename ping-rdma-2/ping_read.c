@@ -202,6 +202,7 @@ int our_run_agent(struct our_control *control)
 {
 	char *ping = our_slot(&control->exchange->mine, 0);
 	struct ibv_wc wc;
+	bool last;
 
 	/* The client's advertisement is in; the receive for its first
 	 * notice goes up before ours goes out. */
@@ -233,14 +234,14 @@ int our_run_agent(struct our_control *control)
 			return -1;
 		our_count_transfer(control);
 	}
-	if (our_await_transfers(control, 1, false, &wc))
+	/* Our last notice has gone, and the client has read the last pong
+	 * from our buffer, which must stay until its last notice says so.
+	 * That notice may come before our send's completion (when the
+	 * acknowledgement is late): the two are awaited together. */
+	last = control->count && control->end == OUR_RUN_AS_PLANNED;
+	if (our_await_transfers(control, 1, last, &wc))
 		return -1;
-	/* The client reads the last pong from our buffer: it must stay
-	 * until the client's last notice says it has. */
-	if (control->count && control->end == OUR_RUN_AS_PLANNED) {
-		if (our_await_transfers(control, 0, true, &wc) ||
-		    !our_expected_notice(control, &wc, control->count))
-			return -1;
-	}
+	if (last && !our_expected_notice(control, &wc, control->count))
+		return -1;
 	return 0;
 }

@@ -69,6 +69,24 @@ test_a_read_is_answered_while_the_agent_is_stopped() {
 	one_sided_while_the_agent_is_stopped "$STAGE" read 1
 }
 
+# The client's last notice, which says it has read the last pong, can
+# reach the agent before the completion of the agent's own last notice
+# (its acknowledgement lost and sent again, on a lossy link or a busy
+# machine). A fault loaded into the server holds each send's completion
+# back 300 ms, so that the client's last notice always comes first: the
+# agent awaits the two together, and ends the run.
+test_the_agent_ends_when_the_clients_last_notice_overtakes_its_own() {
+	require_rdma || return 0
+
+	OUR_SEND_DELAY_MS=300 LD_PRELOAD=$KIT/tests/slow-sends.so \
+		start_server "$STAGE" || return
+	run_client "$STAGE" -v -c 3
+	wait_server
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" "^server: 3 round trips of 64 bytes in "
+}
+
 # A server whose memory is registered without IBV_ACCESS_REMOTE_READ (a
 # fault loaded into it strips the remote flags): the agent reads the
 # first ping from the client, but the client's read of the pong fails
