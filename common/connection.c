@@ -78,6 +78,7 @@ int our_check_cm_event(const char *peer, const struct rdma_cm_event *event,
 		  rdma_event_str(event->event), rdma_event_str(expected),
 		  event->status);
 	our_explain_cm_failure(peer, event);
+	our_report_refusal(event);
 	return -1;
 }
 
@@ -123,8 +124,6 @@ void our_explain_cm_failure(const char *peer,
 	else if (type == RDMA_CM_EVENT_UNREACHABLE ||
 		 type == RDMA_CM_EVENT_CONNECT_ERROR)
 		our_error("%s does not answer", peer);
-	if (type == RDMA_CM_EVENT_REJECTED)
-		our_explain_rejection(event);
 }
 
 int our_resolve_server(struct our_control *control)
@@ -171,7 +170,8 @@ out_free_address:
 	return -1;
 }
 
-/* The connection parameters both sides ask for. */
+/* The connection parameters both sides ask for (rdma_accept ignores
+ * retry_count: the client's holds for both). */
 static const struct rdma_conn_param connection_parameters = {
 	/* Not 7: Soft-RoCE takes 7 as "retry for ever", as the standard
 	 * does only for rnr_retry_count, and a cut link would hang us. */

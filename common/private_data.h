@@ -30,7 +30,8 @@ void our_fill_private_data(struct our_control *control,
 int our_refuse_request(struct our_control *control,
 		       const struct rdma_cm_event *event);
 
-/* Client: say why the server rejected us, from the rejection's data. */
-void our_explain_rejection(const struct rdma_cm_event *event);
+/* Client: when event is the server's rejection of our request, say why,
+ * from the reason the server sent with it (if it sent one). */
+void our_report_refusal(const struct rdma_cm_event *event);
 
 #endif

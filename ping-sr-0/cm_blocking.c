@@ -51,6 +51,7 @@ int our_await_cm_event(struct our_control *control, int ret,
 		 * event in place, or with an error event. */
 		our_explain_cm_failure(control->peer_name,
 				       control->cm_id->event);
+		our_report_refusal(control->cm_id->event);
 		return -1;
 	}
 	return 0;

@@ -30,7 +30,7 @@ int our_refuse_request(struct our_control *control,
 	return 0;
 }
 
-void our_explain_rejection(const struct rdma_cm_event *event)
+void our_report_refusal(const struct rdma_cm_event *event)
 {
 	(void)event; /* the server says nothing either */
 }

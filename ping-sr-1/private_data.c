@@ -112,11 +112,14 @@ int our_refuse_request(struct our_control *control,
 	return 0;
 }
 
-void our_explain_rejection(const struct rdma_cm_event *event)
+void our_report_refusal(const struct rdma_cm_event *event)
 {
-	const void *sent = event->param.conn.private_data;
+	const void *sent;
 	struct our_refusal refusal;
 
+	if (!event || event->event != RDMA_CM_EVENT_REJECTED)
+		return;
+	sent = event->param.conn.private_data;
 	if (!sent || event->param.conn.private_data_len < sizeof(refusal))
 		return;
 	memcpy(&refusal, sent, sizeof(refusal));
