@@ -11,9 +11,10 @@
 #include "control.h"
 
 /*
- * The transport's retries, which both ends ask for when they connect: a
- * packet that is not acknowledged within the local ACK timeout, 4.096 us
- * * 2^OUR_ACK_TIMEOUT (17: 0.54 s), is sent again, at most
+ * The transport's retries, which the client asks for when it connects
+ * (rdma_accept ignores a retry count: the server's side retries as the
+ * client asked). A packet not acknowledged within the local ACK timeout,
+ * 4.096 us times 2^OUR_ACK_TIMEOUT (17: 0.54 s), is sent again, at most
  * OUR_RETRY_COUNT times; then the work request fails with
  * IBV_WC_RETRY_EXC_ERR, about 4 s after the peer or the link went
  * silent.

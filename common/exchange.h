@@ -75,9 +75,10 @@ int our_ask_resources(struct our_control *control,
 /*
  * Client and agent: the exchange itself, control->count transfers of
  * control->size bytes, or as many as the duration allows (see
- * our_keep_going in control.h). Returns 0 when the run is over, whether
- * it ran its course or Ctrl-C ended it; or -1 when it failed (reported)
- * or the peer went away (control->end says so, for our_end_run).
+ * our_keep_going in control.h). Returns 0 when the run ran its course,
+ * or Ctrl-C ended it between two transfers; -1 when it failed
+ * (reported), or the peer went away or Ctrl-C came during a wait
+ * (control->end says which, for our_end_run).
  */
 int our_run_client(struct our_control *control);
 int our_run_agent(struct our_control *control);

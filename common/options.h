@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Limits documented in the README; a value beyond them is refused. */
+/* The options' limits: a value beyond them is refused. */
 #define OUR_MAX_COUNT 10000000u
 #define OUR_MAX_SIZE (16u * 1024 * 1024)
 #define OUR_MAX_BUFFERS 64u

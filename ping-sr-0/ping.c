@@ -75,7 +75,7 @@ int our_prepare_agent(struct our_control *control)
 
 /*
  * A message arrived in a completion: check that it has the size we agreed
- * on. A different size means the two sides disagree on -s (problem 1).
+ * on. A different size means the two sides disagree on -s.
  */
 static bool expected_length(const struct our_control *control,
 			    const struct ibv_wc *wc, uint32_t number)

@@ -31,7 +31,7 @@ int our_create_qp(struct our_control *control)
 
 void our_destroy_qp(struct our_control *control)
 {
-	/* Any work still posted is flushed. */
+	/* What is still posted goes with it, and raises no completion. */
 	rdma_destroy_qp(control->cm_id);
 	our_trace(1, "rdma_destroy_qp");
 	control->qp = NULL;
