@@ -66,8 +66,9 @@ test_single_files_build_and_hold_what_their_program_runs() {
 		# A client listens for no one; a server resolves no server.
 		single_lacks $stage client 'our_setup_listener|rdma_listen\('
 		single_lacks $stage server 'our_resolve_server|rdma_connect\('
-		# ping-sr-0's client tells the server nothing.
-		# ... and a check that its private data fits comes with it.
+		# ping-sr-0's client tells the server nothing; the later ones
+		# send private data, whose size their servers check as they
+		# compile.
 		if [ $stage = ping-sr-0 ]; then
 			single_lacks $stage client 'OUR_PRIVATE_MAGIC'
 		else
@@ -257,8 +258,9 @@ test_single_files_fold_what_only_passes_a_call_on() {
 # MAX code lines (comments and blank lines dropped) and ALL lines in all.
 # code_bar STAGE: MAX ALL for STAGE. The aim is 1000 code lines and 2000
 # in all (1300 and 2400 for the two stages with many clients); ping-sr-0
-# and devices are within it. The others are not yet (ping-sr-1 went over
-# with the retry settings and the silent peer of a cut link): each has the
+# and devices are within it. The others are not yet (ping-sr-1's server
+# went over with the retry settings, the silent peer of a cut link and
+# the refused client's reason): each has the
 # ceiling it has reached, a little above its size, so that no change
 # makes its files longer unnoticed. Lower a ceiling when a stage shrinks.
 code_bar() {
