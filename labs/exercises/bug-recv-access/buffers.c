@@ -83,7 +83,9 @@ void our_deregister_buffers(struct our_buffers *buffers, const char *what)
 		return;
 	/* The adapter forgets the key and unpins the pages. */
 	ret = ibv_dereg_mr(buffers->mr);
-	our_verb_error(ret, "ibv_dereg_mr %s", what);
+	/* Still registered, the adapter may still write there: keep it. */
+	if (our_verb_error(ret, "ibv_dereg_mr %s", what))
+		return;
 	free(buffers->data);
 	*buffers = (struct our_buffers){ 0 };
 }
