@@ -140,8 +140,8 @@ bool our_wait_must_end(struct our_control *control)
 	if (!gone && !our_interrupted())
 		return false;
 	/* The count is done: a flush, or our last retry, ends the wait
-	 * (our_check_wc). */
-	if (gone && our_count_done(control))
+	 * (our_check_wc), unless Ctrl-C comes first. */
+	if (gone && our_count_done(control) && !our_interrupted())
 		return false;
 	/* Completions on their way get a moment, and so does a transfer in
 	 * progress when Ctrl-C came. */

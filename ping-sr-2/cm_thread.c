@@ -102,7 +102,7 @@ static void *watch_events(void *arg)
 		if (ready == 0 || (ready < 0 && errno == EINTR))
 			continue;
 		/* An event is waiting: take it, and give it back. */
-		if (ready < 0 ||
+		if (ready < 0 || !(channel.revents & POLLIN) ||
 		    rdma_get_cm_event(control->cm_id->channel, &event)) {
 			our_error("the connection to %s can no longer be "
 				  "watched (%s): ending the run",
@@ -133,8 +133,8 @@ int our_start_thread(pthread_t *thread, void *(*start)(void *), void *arg,
 	int ret;
 
 	/* A new thread starts with its creator's signal mask: with Ctrl-C
-	 * and SIGTERM blocked there, they go to the main thread, whose
-	 * sleep they wake. */
+	 * and SIGTERM blocked there, they go to the main thread, which
+	 * looks for them while it waits. */
 	sigemptyset(&interrupts);
 	sigaddset(&interrupts, SIGINT);
 	sigaddset(&interrupts, SIGTERM);
