@@ -39,10 +39,9 @@ struct ibv_sge our_sge(const struct our_buffers *buffers, uint32_t slot,
 struct ibv_qp_init_attr our_qp_attr(const struct our_control *control);
 
 /*
- * Wait for the completions of sends work requests on the send queue
- * (sends, and any other kind posted there), and for one receive
- * when recv is true:
- * its work completion is copied to *received. Returns 0, or -1 (see
+ * Wait until the next sends work requests on the send queue have
+ * completed, whatever their kind, and, when recv is true, until one
+ * receive has: its work completion is copied to *received. Returns 0, or -1 (see
  * our_await_completion). Once the receive is in, a peer that has gone
  * is no failure: it had our sends.
  */
@@ -88,7 +87,7 @@ int our_post_send(struct our_control *control,
 
 /*
  * Post one work request, prepared by the caller and called what in
- * messages ("RDMA write"), on the send queue. Returns 0 or -1 (reported).
+ * messages ("send"), on the send queue. Returns 0 or -1 (reported).
  */
 int our_post_wr(struct our_control *control, struct ibv_send_wr *wr,
 		const char *what);

@@ -30,7 +30,7 @@ void our_say(const char *fmt, ...) OUR_FORMAT(1, 2);
 
 /*
  * Check a verb that sets errno on failure: one that returns -1 (the
- * rdma_* verbs, ibv_get_cq_event, system calls), given as ret; or one
+ * rdma_* verbs, system calls), given as ret; or one
  * that returns NULL (ibv_alloc_pd, ibv_reg_mr...), given as !result. When
  * ret is not 0, report "what: errno's text" and return true. errno is
  * left as the verb left it.

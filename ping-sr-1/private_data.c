@@ -31,7 +31,8 @@ const struct our_option *const our_server_options = NULL;
 void our_fill_private_data(struct our_control *control,
 			   struct rdma_conn_param *param)
 {
-	/* It must outlive this call: rdma_connect sends it. */
+	/* It must outlive this function: our caller's rdma_connect copies
+	 * it from here. */
 	static struct our_private_data data;
 
 	data = (struct our_private_data){
