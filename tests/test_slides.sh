@@ -136,6 +136,7 @@ test_excerpt_cuts_a_function_exactly() {
 
 # A function whose return type is on the line before its name.
 test_excerpt_takes_the_return_type_on_the_line_before() {
+	mkdir -p "$KIT/.cache"
 	printf 'static int\nadd_one(int x)\n{\n\treturn x + 1;\n}\n' \
 		>"$KIT/.cache/excerpt-test.c"
 	echo '@excerpt .cache/excerpt-test.c add_one' >"$WORK/page.md"
@@ -194,6 +195,7 @@ test_excerpt_fails_on_a_missing_marker() {
 }
 
 test_excerpt_fails_on_a_marker_without_its_end() {
+	mkdir -p "$KIT/.cache"
 	printf '/* excerpt open */\nint x;\n' >"$KIT/.cache/excerpt-test.c"
 	excerpt_fails '@excerpt .cache/excerpt-test.c #open' \
 		'end excerpt open'
