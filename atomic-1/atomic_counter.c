@@ -155,6 +155,8 @@ int our_setup_client_memory(struct our_control *control)
 		.send_slots = 2, .send_size = OUR_MESSAGE_SIZE,
 		.recv_slots = 1, .recv_size = OUR_MESSAGE_SIZE,
 		.sends = 1,
+		/* The adapter writes the atomic's result into a send slot. */
+		.send_access = IBV_ACCESS_LOCAL_WRITE,
 	};
 	enum ibv_atomic_cap cap;
 

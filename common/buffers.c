@@ -90,11 +90,10 @@ void our_deregister_buffers(struct our_buffers *buffers, const char *what)
 int our_setup_buffers(struct our_control *control,
 		      const struct our_buffer_plan *plan)
 {
-	/* Local write lets the adapter put what arrives there; sends need
-	 * nothing at all: the adapter reads any memory we registered. */
+	/* Sends need no flag: the adapter reads any memory we registered.
+	 * Local write lets it put what arrives into a receive slot. */
 	if (our_register_buffers(control, &control->send, plan->send_slots,
-				 plan->send_size, IBV_ACCESS_LOCAL_WRITE,
-				 "send") ||
+				 plan->send_size, plan->send_access, "send") ||
 	    our_register_buffers(control, &control->recv, plan->recv_slots,
 				 plan->recv_size, IBV_ACCESS_LOCAL_WRITE,
 				 "receive")) {

@@ -20,6 +20,7 @@ struct our_buffer_plan {
 	uint32_t recv_slots; /* a receive may be posted in each */
 	uint32_t recv_size; /* bytes per receive slot */
 	uint32_t sends;     /* work requests on the send queue at most */
+	unsigned int send_access; /* 0, unless a reply lands in a send slot */
 };
 
 /*

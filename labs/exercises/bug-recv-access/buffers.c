@@ -96,7 +96,7 @@ int our_setup_buffers(struct our_control *control,
 	/* The least access: send/recv needs nothing remote, and the
 	 * adapter reads any memory we registered, so no access flags. */
 	if (our_register_buffers(control, &control->send, plan->send_slots,
-				 plan->send_size, 0, "send") ||
+				 plan->send_size, plan->send_access, "send") ||
 	    our_register_buffers(control, &control->recv, plan->recv_slots,
 				 plan->recv_size, 0, "receive")) {
 		our_unsetup_buffers(control);
