@@ -7,10 +7,10 @@
  * or a busy adapter can; and a send posted from a slot whose last send
  * has not completed yet is reported on stderr, "slow-sends: send slot N
  * posted again before its send completed": the adapter may still read
- * that slot, to send it again if it was lost. With OUR_SEND_FLUSH=1 each
- * send held back comes out flushed (IBV_WC_WR_FLUSH_ERR), as it does when
- * the peer's disconnect reaches the queue pair before the send's
- * acknowledgement.
+ * that slot, to send it again if it was lost. With OUR_SEND_FLUSH=N each
+ * send held back from the Nth on (1: all) comes out flushed
+ * (IBV_WC_WR_FLUSH_ERR), as it does when the peer's disconnect reaches
+ * the queue pair before the send's acknowledgement.
  *
  * ibv_post_send and ibv_poll_cq are inline: they call the device's
  * functions in ibv_context's ops, which this fault wraps once the
@@ -36,7 +36,8 @@ static int (*real_post_send)(struct ibv_qp *, struct ibv_send_wr *,
 static int (*real_poll_cq)(struct ibv_cq *, int, struct ibv_wc *);
 static bool busy[SLOTS];
 static uint64_t delay_ns;
-static bool flush;
+static unsigned int flush_from; /* 0: none */
+static unsigned int released;
 
 /* The completions held back, oldest first, and when each is due. */
 static struct {
@@ -77,7 +78,7 @@ static int poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 	/* The sends held long enough come out first, in order. */
 	while (out < n && count && held[first].due <= now) {
 		wc[out] = held[first].wc;
-		if (flush)
+		if (flush_from && ++released >= flush_from)
 			wc[out].status = IBV_WC_WR_FLUSH_ERR;
 		busy[SLOT(wc[out].wr_id) % SLOTS] = false;
 		out++;
@@ -117,7 +118,8 @@ int rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 	if (ret || real_post_send)
 		return ret;
 	delay_ns = (ms ? strtoull(ms, NULL, 10) : 20) * 1000000ull;
-	flush = getenv("OUR_SEND_FLUSH") && atoi(getenv("OUR_SEND_FLUSH"));
+	if (getenv("OUR_SEND_FLUSH"))
+		flush_from = (unsigned int)atoi(getenv("OUR_SEND_FLUSH"));
 	real_post_send = id->verbs->ops.post_send;
 	real_poll_cq = id->verbs->ops.poll_cq;
 	id->verbs->ops.post_send = post_send;

@@ -99,6 +99,22 @@ test_the_agent_takes_a_notice_slot_again_only_once_its_send_completed() {
 	assert_output "$WORK/server.out" "^server: 200 messages of 64 bytes in "
 }
 
+# A run of one message whose only transfer fails has failed, however the
+# handshake before it went: the agent's ring, received, answers no
+# transfer. The fault lets the client's first send through (its first
+# notice) and flushes the second, the notice that follows the write.
+test_a_one_message_run_whose_notice_is_flushed_fails() {
+	require_rdma || return 0
+
+	start_server "$STAGE" || return
+	OUR_SEND_FLUSH=2 LD_PRELOAD=$KIT/tests/slow-sends.so \
+		run_client "$STAGE" -c 1
+	wait_server
+	assertNotEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assert_output "$WORK/client.out" \
+		"^client: send flushed: the connection to .* is going down\$"
+}
+
 # Flow control without the agent's CPU: once the agent is stopped, the
 # client's writes go on landing until the ring is full, then stop; when
 # the agent goes on, so does the stream.

@@ -270,11 +270,11 @@ code_bar() {
 	ping-sr-3) echo 1310 2000 ;;
 	ping-sr-4) echo 1315 2000 ;;
 	blast-sr-2) echo 1300 2000 ;;
-	ping-rdma-1) echo 1420 2140 ;;
+	ping-rdma-1) echo 1420 2145 ;;
 	ping-rdma-2) echo 1450 2200 ;;
 	blast-rdma-1) echo 1430 2150 ;;
-	atomic-1) echo 1605 2405 ;;
-	pubsub-rdma-1) echo 1775 2635 ;;
+	atomic-1) echo 1605 2410 ;;
+	pubsub-rdma-1) echo 1775 2640 ;;
 	ping-sg-1 | ping-post-1) echo 1305 2000 ;;
 	ping-wr-1) echo 1280 2000 ;;
 	*) echo 1000 2000 ;;
