@@ -39,13 +39,14 @@ static void name_address(const struct sockaddr *addr, char *name,
  * Look up host and port. A name that does not resolve is the student's
  * most common typo: say so plainly. Free the result with freeaddrinfo().
  */
-static int look_up(const char *host, uint32_t port, bool passive,
+static int look_up(const char *host, uint32_t port,
 		   struct addrinfo **result)
 {
 	struct addrinfo hints = {
 		.ai_family = AF_UNSPEC,
 		.ai_socktype = SOCK_STREAM,
-		.ai_flags = passive ? AI_PASSIVE : 0,
+		/* With no host (a server with no -a): every local address. */
+		.ai_flags = AI_PASSIVE,
 	};
 	char service[12];
 	int ret;
@@ -126,13 +127,13 @@ void our_explain_cm_failure(const char *peer,
 		our_error("%s does not answer", peer);
 }
 
-int our_resolve_server(struct our_control *control)
+int our_resolve_server(struct our_control *control,
+		       const struct our_options *options)
 {
-	const struct our_options *options = control->options;
 	struct addrinfo *address;
 	int ret;
 
-	if (look_up(options->address, options->port, false, &address))
+	if (look_up(options->address, options->port, &address))
 		return -1;
 	name_address(address->ai_addr, control->peer_name,
 		     sizeof(control->peer_name));
@@ -224,7 +225,7 @@ int our_setup_listener(struct our_listener *listener,
 	char name[80];
 	int ret;
 
-	if (look_up(options->address, options->port, true, &address))
+	if (look_up(options->address, options->port, &address))
 		return -1;
 	name_address(address->ai_addr, name, sizeof(name));
 

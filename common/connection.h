@@ -23,12 +23,13 @@
 #define OUR_RETRY_COUNT 6
 
 /*
- * Client: create control->cm_id and resolve the server's address and
- * route, which binds the id to the RDMA device that reaches the server.
- * Returns 0, or -1 (reported) with no id left. Undo with our_destroy_id()
- * (see cm_events.h).
+ * Client: create control->cm_id and resolve the address and route of
+ * the server at options->address and options->port, which binds the id
+ * to the RDMA device that reaches it. Returns 0, or -1 (reported) with
+ * no id left. Undo with our_destroy_id() (see cm_events.h).
  */
-int our_resolve_server(struct our_control *control);
+int our_resolve_server(struct our_control *control,
+		       const struct our_options *options);
 
 /*
  * Client: connect the queue pair to the server, sending our private data

@@ -20,7 +20,6 @@ void our_init_control(struct our_control *control,
 		      const struct our_options *options)
 {
 	memset(control, 0, sizeof(*control));
-	control->options = options;
 	control->count = options->duration ? 0 : options->count;
 	control->duration = options->duration;
 	control->size = options->size;

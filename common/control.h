@@ -44,8 +44,6 @@ struct our_exchange;
 struct our_statistics;
 
 struct our_control {
-	const struct our_options *options;
-
 	/* What this connection runs: our options, or what the peer asked. */
 	uint32_t count;    /* transfers; 0: until the duration is over, or
 			    * for an agent, until the client hangs up */

@@ -43,7 +43,7 @@ int main(int argc, char *argv[])
 	our_init_control(&control, &options);
 
 	/* excerpt steps */
-	if (our_resolve_server(&control))
+	if (our_resolve_server(&control, &options))
 		return EXIT_FAILURE;
 	if (our_create_pd(&control))
 		goto out_destroy_id;

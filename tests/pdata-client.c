@@ -88,7 +88,7 @@ int main(int argc, char *argv[])
 	/* A queue pair to connect, as a client of the stages has. */
 	control.send_depth = 1;
 	control.recv_depth = 1;
-	if (our_resolve_server(&control))
+	if (our_resolve_server(&control, &options))
 		return 1;
 	if (our_create_pd(&control))
 		goto out_destroy_id;

@@ -202,7 +202,7 @@ test_single_files_read_in_the_lessons_order() {
 	file=$KIT/ping-sr-0/single/client.c
 	assertEquals "ping-sr-0 client's steps, in order" \
 		"our_resolve_server our_create_pd our_setup_client_memory our_create_cq our_create_qp our_prepare_client our_connect our_run_client our_disconnect our_destroy_qp our_destroy_cq our_unsetup_memory our_destroy_pd our_destroy_id" \
-		"$(grep -E '^static [^;]*\($|^static [^;]*\)$' "$file" |
+		"$(sed -n '/^int main(/,$p' "$file" | grep -E '^static [^;]*[(,)]$' |
 			grep -oE 'our_(resolve_server|create_pd|setup_client_memory|create_cq|create_qp|prepare_client|connect|run_client|disconnect|destroy_qp|destroy_cq|unsetup_memory|destroy_pd|destroy_id)\(' |
 			tr -d '(' | tr '\n' ' ' | sed 's/ $//')"
 	sed -n '1,/^ \*\//p' "$file" | tr -d '\n *' >"$WORK/verbs"
