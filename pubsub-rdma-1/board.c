@@ -478,6 +478,8 @@ static int ask(struct our_control *control, uint32_t number, uint32_t *answer)
 	    our_await_transfers(control, 1, true, &wc) ||
 	    our_take_notice(control, &wc, answer))
 		return -1;
+	/* It tells how far to read: it answers no read (our_count_done). */
+	control->answered = false;
 	return our_post_recv(control, OUR_WR_SLOT(wc.wr_id));
 }
 

@@ -10,7 +10,8 @@
  * that slot, to send it again if it was lost. With OUR_SEND_FLUSH=N each
  * send held back from the Nth on (1: all) comes out flushed
  * (IBV_WC_WR_FLUSH_ERR), as it does when the peer's disconnect reaches
- * the queue pair before the send's acknowledgement.
+ * the queue pair before the send's acknowledgement. OUR_SEND_KIND=K
+ * holds back the work requests of kind K instead (4: RDMA reads).
  *
  * ibv_post_send and ibv_poll_cq are inline: they call the device's
  * functions in ibv_context's ops, which this fault wraps once the
@@ -24,8 +25,8 @@
 #include <time.h>
 #include <rdma/rdma_cma.h>
 
-/* The kit's work request ids: the kind in the high half (1: a send),
- * the slot in the low one. */
+/* The kit's work request ids: the kind in the high half (1: a send, 4:
+ * an RDMA read), the slot in the low one. */
 #define KIND(wr_id) ((uint32_t)((wr_id) >> 32))
 #define SLOT(wr_id) ((uint32_t)(wr_id))
 #define SEND 1
@@ -34,6 +35,7 @@
 static int (*real_post_send)(struct ibv_qp *, struct ibv_send_wr *,
 			     struct ibv_send_wr **);
 static int (*real_poll_cq)(struct ibv_cq *, int, struct ibv_wc *);
+static uint32_t held_kind = SEND;
 static bool busy[SLOTS];
 static uint64_t delay_ns;
 static unsigned int flush_from; /* 0: none */
@@ -58,7 +60,7 @@ static int post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		     struct ibv_send_wr **bad_wr)
 {
 	for (struct ibv_send_wr *w = wr; w; w = w->next) {
-		if (KIND(w->wr_id) != SEND || SLOT(w->wr_id) >= SLOTS)
+		if (KIND(w->wr_id) != held_kind || SLOT(w->wr_id) >= SLOTS)
 			continue;
 		if (busy[SLOT(w->wr_id)])
 			fprintf(stderr, "slow-sends: send slot %u posted again "
@@ -91,7 +93,7 @@ static int poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 	if (found < 0)
 		return out ? out : found;
 	for (int i = 0; i < found; i++) {
-		if (KIND(got[i].wr_id) == SEND && count < SLOTS) {
+		if (KIND(got[i].wr_id) == held_kind && count < SLOTS) {
 			unsigned int last = (first + count++) % SLOTS;
 
 			held[last].wc = got[i];
@@ -118,6 +120,8 @@ int rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 	if (ret || real_post_send)
 		return ret;
 	delay_ns = (ms ? strtoull(ms, NULL, 10) : 20) * 1000000ull;
+	if (getenv("OUR_SEND_KIND"))
+		held_kind = (uint32_t)atoi(getenv("OUR_SEND_KIND"));
 	if (getenv("OUR_SEND_FLUSH"))
 		flush_from = (unsigned int)atoi(getenv("OUR_SEND_FLUSH"));
 	real_post_send = id->verbs->ops.post_send;

@@ -54,6 +54,19 @@ test_a_subscriber_with_one_buffer() {
 		"^client: 100 publications of 64 bytes in $NUMBER s\$"
 }
 
+# A read that fails has read nothing, even once the agent's answer is in:
+# the fault flushes the subscriber's RDMA read.
+test_a_subscriber_whose_read_is_flushed_fails() {
+	require_rdma || return 0
+
+	start_server "$STAGE" || return
+	OUR_SEND_KIND=4 OUR_SEND_FLUSH=1 LD_PRELOAD=$KIT/tests/slow-sends.so \
+		run_client "$STAGE" -c 1
+	wait_server
+	assertNotEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assert_output "$WORK/client.out" "^client: work request flushed: "
+}
+
 # The subscriber reads what the agent told of, -b reads a chain: -x shows
 # how many publications each notice told of, and the agent reports the
 # count the subscriber's last notice gave.
