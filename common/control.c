@@ -103,8 +103,10 @@ int our_end_run(struct our_control *control, int ret)
 	elapsed = (double)(control->end_ns - control->start_ns) / 1e9;
 	/* One report's lines together, whatever other threads print. */
 	flockfile(stdout);
-	printf("%s: %" PRIu64 " %ss of %u bytes in %.6f s\n", our_program_name,
-	       control->transfers, our_transfer_unit, control->size, elapsed);
+	printf("%s: %" PRIu64 " %s%s of %u byte%s in %.6f s\n",
+	       our_program_name, control->transfers, our_transfer_unit,
+	       control->transfers == 1 ? "" : "s", control->size,
+	       control->size == 1 ? "" : "s", elapsed);
 	our_print_statistics(control);
 	/* Out now: the disconnect that follows may take a while. */
 	fflush(stdout);

@@ -440,15 +440,20 @@ ping_pong() {
 		0 "$SERVER_STATUS"
 }
 
+# plural N WORD: "N WORD", with an s unless N is 1, as the reports say.
+plural() {
+	if [ "$1" = 1 ]; then echo "$1 $2"; else echo "$1 ${2}s"; fi
+}
+
 # verified STAGE COUNT SIZE: a verified ping-pong of STAGE (see
 # ping_pong); both sides report COUNT round trips of SIZE bytes. The next
 # run takes the next port.
 verified() {
 	ping_pong "$1" -v -c "$2" -s "$3"
 	assert_output "$WORK/client.out" \
-		"^client: $2 round trips of $3 bytes in [0-9.]+ s\$"
+		"^client: $(plural "$2" "round trip") of $(plural "$3" byte) in [0-9.]+ s\$"
 	assert_output "$WORK/server.out" \
-		"^server: $2 round trips of $3 bytes in [0-9.]+ s\$"
+		"^server: $(plural "$2" "round trip") of $(plural "$3" byte) in [0-9.]+ s\$"
 	PORT=$((PORT + 1))
 }
 

@@ -25,9 +25,9 @@ stream() {
 	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
 	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
-		"^client: $count messages of $size bytes in $NUMBER s\$"
+		"^client: $(plural "$count" message) of $(plural "$size" byte) in $NUMBER s\$"
 	assert_output "$WORK/server.out" \
-		"^server: $count messages of $size bytes in $NUMBER s\$"
+		"^server: $(plural "$count" message) of $(plural "$size" byte) in $NUMBER s\$"
 	PORT=$((PORT + 1))
 }
 

@@ -42,9 +42,9 @@ blast_verified() {
 	assertEquals "server exit status; $(<"$WORK/server.out")" \
 		0 "$SERVER_STATUS"
 	assert_output "$WORK/client.out" \
-		"^client: $count messages of $size bytes in $NUMBER s\$"
+		"^client: $(plural "$count" message) of $(plural "$size" byte) in $NUMBER s\$"
 	assert_output "$WORK/server.out" \
-		"^server: $count messages of $size bytes in $NUMBER s\$"
+		"^server: $(plural "$count" message) of $(plural "$size" byte) in $NUMBER s\$"
 	assertEquals "receiver-not-ready events" "$before" "$(rnr_events)"
 	# The figures, for whoever reads the run.
 	echo "  -b $buffers -s $size -c $count: $((SECONDS - start)) s;" \
