@@ -35,6 +35,7 @@
 
 #include "buffers.h"
 #include "cm_channel.h"
+#include "cm_events.h"
 #include "completions.h"
 #include "exchange.h"
 #include "instruments.h"
@@ -270,16 +271,18 @@ static void leave_board(int place)
 /*
  * Agent: wait until the board goes past publication read, and put how
  * far it goes in *published. Returns false when Ctrl-C or SIGTERM came
- * first: a signal does not wake a condition wait, so the wait looks for
- * one every OUR_BOARD_LOOKUP_MS.
+ * first, or the subscriber went (a stopped one may hold the board): a
+ * condition wait sees neither, so it looks every OUR_BOARD_LOOKUP_MS.
  */
-static bool await_publication(uint32_t read, uint32_t *published)
+static bool await_publication(struct our_control *control, uint32_t read,
+			      uint32_t *published)
 {
 	struct timespec until;
 	bool more;
 
 	pthread_mutex_lock(&board->lock);
-	while (board->published == read && !our_interrupted()) {
+	while (board->published == read && !our_interrupted() &&
+	       !our_peer_disconnected(control)) {
 		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_nsec += OUR_BOARD_LOOKUP_MS * 1000000L;
 		if (until.tv_nsec >= 1000000000L) {
@@ -589,8 +592,10 @@ static int serve_subscriber(struct our_control *control, int place,
 		if (our_post_recv(control, OUR_WR_SLOT(wc.wr_id)))
 			return -1;
 		/* Then wait for the publisher, and say how far it got. */
-		if (!await_publication(read, &published)) {
-			our_keep_going(control, read - start); /* says why */
+		if (!await_publication(control, read, &published)) {
+			/* Says why: Ctrl-C, or the subscriber went. */
+			if (our_keep_going(control, read - start))
+				control->end = OUR_RUN_PEER_GONE;
 			break;
 		}
 		told = published;

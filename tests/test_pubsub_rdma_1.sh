@@ -140,6 +140,36 @@ test_a_subscriber_dying_leaves_the_others_running() {
 		"^server: [0-9.:]+ ended the run after [0-9]+ of 1000000 publications\$"
 }
 
+# A subscriber that dies while a stopped one holds the board ends its
+# agent all the same: the agent that waits for the publisher sees its own
+# connection go, and the server is not kept waiting for it.
+test_an_agent_waiting_for_the_board_sees_its_subscriber_die() {
+	require_rdma || return 0
+	local victim reader
+
+	start_server "$STAGE" -n 2 || return
+	program_command client "$STAGE"
+	"${COMMAND[@]}" -a "$ADDR" -p "$PORT" -c 1000000 \
+		>"$WORK/client.out" 2>&1 &
+	CLIENT_PID=$!
+	victim=$(program_pid "$CLIENT_PID")
+	clients_connected 1 || return
+	kill -STOP "$victim"
+	"${COMMAND[@]}" -a "$ADDR" -p "$PORT" -c 1000000 \
+		>"$WORK/client.1.out" 2>&1 &
+	reader=$(program_pid "$!")
+	clients_connected 2 || return
+	# It reads to 64 past the stopped one, then its agent waits.
+	nap 1
+	kill -KILL "$reader"
+	wait_for_line "$WORK/server.out" \
+		"^server: [0-9.:]+ ended the run after [0-9]+ of 1000000 publications\$" \
+		"$SERVER_PID" "$LIMIT" ||
+		fail "the agent of the dead subscriber did not end: $(<"$WORK/server.out")"
+	kill -KILL "$victim"
+	wait
+}
+
 # The publisher killed while two subscribers read: each sees its
 # connection go, says that the server ended its run, and exits 1; none
 # blames a read or the board.

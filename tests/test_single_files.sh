@@ -274,7 +274,7 @@ code_bar() {
 	ping-rdma-2) echo 1450 2200 ;;
 	blast-rdma-1) echo 1430 2150 ;;
 	atomic-1) echo 1605 2410 ;;
-	pubsub-rdma-1) echo 1775 2640 ;;
+	pubsub-rdma-1) echo 1780 2645 ;;
 	ping-sg-1 | ping-post-1) echo 1305 2000 ;;
 	ping-wr-1) echo 1280 2000 ;;
 	*) echo 1000 2000 ;;
