@@ -27,6 +27,8 @@
  * comes gets as long to finish.
  */
 #define OUR_GRACE_MS 500
+/* A send in flight fails within the transport's retries: about 4 s. */
+#define OUR_LAST_RETRY_MS 20000
 
 /* The peer's hang-up is seen while the program runs. */
 const bool our_cm_sees_hang_up = true;
@@ -136,17 +138,17 @@ bool our_wait_must_end(struct our_control *control)
 {
 	struct our_cm *cm = control->cm;
 	bool gone = our_peer_disconnected(control);
+	/* The count done, a send in flight may yet end it (our_check_wc). */
+	uint64_t until = our_now_ns() + 1000000ull *
+		(gone && our_count_done(control) && !our_interrupted() ?
+			 OUR_LAST_RETRY_MS : OUR_GRACE_MS);
 
 	if (!gone && !our_interrupted())
 		return false;
-	/* The count is done: a flush, or our last retry, ends the wait
-	 * (our_check_wc), unless Ctrl-C comes first. */
-	if (gone && our_count_done(control) && !our_interrupted())
-		return false;
 	/* Completions on their way get a moment, and so does a transfer in
 	 * progress when Ctrl-C came. */
-	if (cm && !cm->give_up)
-		cm->give_up = our_now_ns() + OUR_GRACE_MS * 1000000ull;
+	if (cm && (!cm->give_up || until < cm->give_up))
+		cm->give_up = until;
 	if (cm && our_now_ns() < cm->give_up)
 		return false;
 	/* A watch that failed is a failure of ours, not the peer's end. */

@@ -55,7 +55,9 @@ test_a_subscriber_with_one_buffer() {
 }
 
 # A read that fails has read nothing, even once the agent's answer is in:
-# the fault flushes the subscriber's RDMA read.
+# the fault flushes the subscriber's RDMA read. Its agent, whose count
+# the first notice seemed to finish, sees it go and ends its run: with
+# nothing in flight, no flush would end its wait.
 test_a_subscriber_whose_read_is_flushed_fails() {
 	require_rdma || return 0
 
@@ -65,6 +67,9 @@ test_a_subscriber_whose_read_is_flushed_fails() {
 	wait_server
 	assertNotEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
 	assert_output "$WORK/client.out" "^client: work request flushed: "
+	assertEquals "server; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" \
+		"^server: [0-9.:]+ ended the run after 0 of 1 publications\$"
 }
 
 # The subscriber reads what the agent told of, -b reads a chain: -x shows

@@ -266,12 +266,12 @@ test_single_files_fold_what_only_passes_a_call_on() {
 code_bar() {
 	case $1 in
 	ping-sr-1) echo 1045 2000 ;;
-	ping-sr-2) echo 1230 2000 ;;
+	ping-sr-2) echo 1235 2000 ;;
 	ping-sr-3) echo 1310 2000 ;;
-	ping-sr-4) echo 1315 2000 ;;
+	ping-sr-4) echo 1320 2000 ;;
 	blast-sr-2) echo 1300 2000 ;;
 	ping-rdma-1) echo 1420 2145 ;;
-	ping-rdma-2) echo 1450 2200 ;;
+	ping-rdma-2) echo 1450 2205 ;;
 	blast-rdma-1) echo 1430 2150 ;;
 	atomic-1) echo 1605 2410 ;;
 	pubsub-rdma-1) echo 1780 2645 ;;
