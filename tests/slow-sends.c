@@ -11,7 +11,8 @@
  * send held back from the Nth on (1: all) comes out flushed
  * (IBV_WC_WR_FLUSH_ERR), as it does when the peer's disconnect reaches
  * the queue pair before the send's acknowledgement. OUR_SEND_KIND=K
- * holds back the work requests of kind K instead (4: RDMA reads).
+ * holds back the work requests of kind K instead (3: RDMA writes, 4:
+ * RDMA reads).
  *
  * ibv_post_send and ibv_poll_cq are inline: they call the device's
  * functions in ibv_context's ops, which this fault wraps once the
