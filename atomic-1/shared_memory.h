@@ -13,8 +13,9 @@
 #include "control.h"
 
 /*
- * Register length bytes at memory, which the agents share, as control's
- * remote memory (control->exchange), with access (IBV_ACCESS_REMOTE_*).
+ * Register slots of slot_size bytes at memory, which the agents share,
+ * as control's remote memory (control->exchange), with access
+ * (IBV_ACCESS_REMOTE_*).
  * Returns 0, or -1 (reported) with nothing left. Undo with
  * our_deregister_shared(): the memory itself is left to its owner.
  */

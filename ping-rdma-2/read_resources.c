@@ -34,9 +34,9 @@ int our_ask_resources(struct our_control *control,
 	/* The reads the peer may have in flight at us: our adapter keeps
 	 * this many answers going at once. */
 	param->responder_resources = reads;
-	/* ... and those we may have in flight at the peer. Both sides run
-	 * the same exchange, so they ask for the same; a server could take
-	 * the client's figures from the request (event->param.conn). */
+	/* ... and those we may have in flight at the peer: the same, here,
+	 * whichever side reads; a server could take the client's figures
+	 * from the request (event->param.conn). */
 	param->initiator_depth = reads;
 	/* end excerpt resources */
 	return 0;

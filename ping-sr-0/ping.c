@@ -96,8 +96,8 @@ int our_run_client(struct our_control *control)
 
 	our_fill_data(ping, control->size, 0);
 	for (uint32_t i = 0; our_keep_going(control, i); i++) {
-		/* The receive for this pong is up: from our_prepare_client,
-		 * or from the end of the last round trip. */
+		/* The receive for this pong: our_prepare_client posted the
+		 * first one, each round trip posts the next. */
 		if (i > 0 && our_post_recv(control, 0))
 			return -1;
 		if (control->verify)
