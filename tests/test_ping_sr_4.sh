@@ -25,9 +25,9 @@ ping_pong_verified() {
 	require_rdma || return 0
 	ping_pong "$STAGE" -v -c "$1" -s "$2"
 	assert_output "$WORK/client.out" \
-		"^client: $1 round trips of $2 bytes in [0-9.]+ s\$"
+		"^client: $(plural "$1" "round trip") of $(plural "$2" byte) in [0-9.]+ s\$"
 	assert_output "$WORK/server.out" \
-		"^server: $1 round trips of $2 bytes in [0-9.]+ s\$"
+		"^server: $(plural "$1" "round trip") of $(plural "$2" byte) in [0-9.]+ s\$"
 }
 
 # start_long_run: a server and a client of the stage in the middle of a

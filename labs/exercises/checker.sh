@@ -190,19 +190,25 @@ collect_aside() {
 		CLIENT_STATUS=none SERVER_STATUS=none
 }
 
+# plural N WORD: "N WORD", with an s unless N is 1, as the reports say.
+plural() {
+	if [ "$1" = 1 ]; then echo "$1 $2"; else echo "$1 ${2}s"; fi
+}
+
 # ping_pong COUNT SIZE HINT [ARGS...]: a verified ping-pong of COUNT round
 # trips of SIZE bytes, with ARGS (-t, say) given to both sides: both must
 # end well and report it. Sets WORKS once one has.
 WORKS=
 ping_pong() {
-	local count=$1 size=$2 hint=$3 what
+	local count=$1 size=$2 hint=$3 report what
 	shift 3
 
-	what="a verified ping-pong: $count round trips of $size bytes"
+	report="$(plural "$count" "round trip") of $(plural "$size" byte)"
+	what="a verified ping-pong: $report"
 	run "pp-$size" -v -c "$count" -s "$size" "$@" -- "$@"
 	if ended_well &&
-		has_line "$CLIENT_OUT" "^client: $count round trips of $size bytes" &&
-		has_line "$SERVER_OUT" "^server: $count round trips of $size bytes"; then
+		has_line "$CLIENT_OUT" "^client: $report in " &&
+		has_line "$SERVER_OUT" "^server: $report in "; then
 		pass "$what"
 		WORKS=yes
 	else
