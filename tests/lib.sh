@@ -440,6 +440,17 @@ ping_pong() {
 		0 "$SERVER_STATUS"
 }
 
+# flushed_run KIND: the suite's server, and a client of one transfer
+# whose work requests of KIND (3: RDMA writes, 4: RDMA reads) the
+# slow-sends fault flushes; the client must fail.
+flushed_run() {
+	start_server "$STAGE" || return
+	OUR_SEND_KIND=$1 OUR_SEND_FLUSH=1 LD_PRELOAD=$KIT/tests/slow-sends.so \
+		run_client "$STAGE" -c 1
+	wait_server
+	assertNotEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+}
+
 # plural N WORD: "N WORD", with an s unless N is 1, as the reports say.
 plural() {
 	if [ "$1" = 1 ]; then echo "$1 $2"; else echo "$1 ${2}s"; fi

@@ -106,11 +106,7 @@ test_the_agent_takes_a_notice_slot_again_only_once_its_send_completed() {
 test_a_one_message_run_whose_write_is_flushed_fails() {
 	require_rdma || return 0
 
-	start_server "$STAGE" || return
-	OUR_SEND_KIND=3 OUR_SEND_FLUSH=1 LD_PRELOAD=$KIT/tests/slow-sends.so \
-		run_client "$STAGE" -c 1
-	wait_server
-	assertNotEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	flushed_run 3 || return
 	assert_output "$WORK/client.out" "^client: 0 messages of 64 bytes in "
 }
 

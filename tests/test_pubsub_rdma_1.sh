@@ -61,11 +61,7 @@ test_a_subscriber_with_one_buffer() {
 test_a_subscriber_whose_read_is_flushed_fails() {
 	require_rdma || return 0
 
-	start_server "$STAGE" || return
-	OUR_SEND_KIND=4 OUR_SEND_FLUSH=1 LD_PRELOAD=$KIT/tests/slow-sends.so \
-		run_client "$STAGE" -c 1
-	wait_server
-	assertNotEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	flushed_run 4 || return
 	assert_output "$WORK/client.out" "^client: work request flushed: "
 	assertEquals "server; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
 	assert_output "$WORK/server.out" \
