@@ -7,10 +7,10 @@
  * or a busy adapter can; and a send posted from a slot whose last send
  * has not completed yet is reported on stderr, "slow-sends: send slot N
  * posted again before its send completed": the adapter may still read
- * that slot, to send it again if it was lost. With OUR_SEND_FLUSH=N each
- * send held back from the Nth on (1: all) comes out flushed
- * (IBV_WC_WR_FLUSH_ERR), as it does when the peer's disconnect reaches
- * the queue pair before the send's acknowledgement. OUR_SEND_KIND=K
+ * that slot, to send it again if it was lost. With OUR_SEND_FLUSH=1 each
+ * send held back comes out flushed (IBV_WC_WR_FLUSH_ERR), as it does when
+ * the peer's disconnect reaches the queue pair before the send's
+ * acknowledgement. OUR_SEND_KIND=K
  * holds back the work requests of kind K instead (3: RDMA writes, 4:
  * RDMA reads).
  *
@@ -26,8 +26,8 @@
 #include <time.h>
 #include <rdma/rdma_cma.h>
 
-/* The kit's work request ids: the kind in the high half (1: a send, 4:
- * an RDMA read), the slot in the low one. */
+/* The kit's work request ids: the kind in the high half (1: a send, 3:
+ * an RDMA write, 4: an RDMA read), the slot in the low one. */
 #define KIND(wr_id) ((uint32_t)((wr_id) >> 32))
 #define SLOT(wr_id) ((uint32_t)(wr_id))
 #define SEND 1
@@ -39,8 +39,7 @@ static int (*real_poll_cq)(struct ibv_cq *, int, struct ibv_wc *);
 static uint32_t held_kind = SEND;
 static bool busy[SLOTS];
 static uint64_t delay_ns;
-static unsigned int flush_from; /* 0: none */
-static unsigned int released;
+static bool flush;
 
 /* The completions held back, oldest first, and when each is due. */
 static struct {
@@ -81,7 +80,7 @@ static int poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 	/* The sends held long enough come out first, in order. */
 	while (out < n && count && held[first].due <= now) {
 		wc[out] = held[first].wc;
-		if (flush_from && ++released >= flush_from)
+		if (flush)
 			wc[out].status = IBV_WC_WR_FLUSH_ERR;
 		busy[SLOT(wc[out].wr_id) % SLOTS] = false;
 		out++;
@@ -123,8 +122,7 @@ int rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 	delay_ns = (ms ? strtoull(ms, NULL, 10) : 20) * 1000000ull;
 	if (getenv("OUR_SEND_KIND"))
 		held_kind = (uint32_t)atoi(getenv("OUR_SEND_KIND"));
-	if (getenv("OUR_SEND_FLUSH"))
-		flush_from = (unsigned int)atoi(getenv("OUR_SEND_FLUSH"));
+	flush = getenv("OUR_SEND_FLUSH") && atoi(getenv("OUR_SEND_FLUSH"));
 	real_post_send = id->verbs->ops.post_send;
 	real_poll_cq = id->verbs->ops.poll_cq;
 	id->verbs->ops.post_send = post_send;
