@@ -30,6 +30,9 @@ CLIENT_PID=
 ASIDE_PIDS=
 
 WORK=$(mktemp -d)
+# Every program run records the verbs it really calls (verb_log.c), one
+# log a run, both sides in it: see calls.
+export LD_PRELOAD=$KIT/labs/exercises/verb_log.so
 # end_runs: stop whatever still runs and remove the outputs.
 end_runs() {
 	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
@@ -134,6 +137,7 @@ run() {
 	shift
 
 	split_args "$@"
+	export OUR_VERB_LOG=$WORK/$name.verbs
 	CLIENT_STATUS=none
 	output_of client "$name"
 	if ! start_server "$name" "${SERVER_ARGS[@]}"; then
@@ -214,6 +218,13 @@ ping_pong() {
 	else
 		fail "$what" "$hint" "$CLIENT_OUT" "$SERVER_OUT"
 	fi
+}
+
+# calls NAME SIDE REGEX: how many calls of run NAME's SIDE (client or
+# server) the verb log holds whose line matches the extended REGEX,
+# which starts with the verb's name (`ibv_post_send opcode=2`, say).
+calls() {
+	grep -Ecs "^$2 $3" "$WORK/$1.verbs"
 }
 
 # ended_well: the last run's client and server both exited 0.

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * verb_log.c - the checkers' record of the verbs a program really calls,
+ * loaded with LD_PRELOAD: a checker counts calls here, not the lines a
+ * program prints, so trace lines printed without the verb pass nothing.
+ *
+ * OUR_VERB_LOG names the file; each call appends one line to it, written
+ * in one write(2) so that threads and both sides may share the file:
+ *
+ *   PROGRAM VERB [DETAIL...]
+ *
+ * PROGRAM is the program's name (client, server). The verbs of librdmacm
+ * and libibverbs that are functions are wrapped by name. Those that are
+ * inline in the headers (ibv_post_send, ibv_post_recv, ibv_poll_cq,
+ * ibv_req_notify_cq, and the rdma_post_* helpers built on them) call the
+ * provider through its context's table of operations: the first
+ * completion queue made on a context swaps that table's entries for the
+ * wrappers here, which log and call the provider's own.
+ *
+ * Details: ibv_post_send logs one line a work request (its opcode, and
+ * whether it is signaled); ibv_poll_cq one line a completion it returns
+ * (its status and opcode); ibv_reg_mr the access flags. librdmacm's own
+ * calls are logged too: rdma_create_qp calls rdma_create_qp_ex, and
+ * rdma_create_id without a channel makes one.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+extern char *program_invocation_short_name;
+
+/* log_line FORMAT ...: one line in the log, in one write. */
+static void log_line(const char *format, ...)
+{
+	const char *path = getenv("OUR_VERB_LOG");
+	char line[256];
+	va_list args;
+	int saved = errno, fd, length;
+
+	if (!path)
+		return;
+	length = snprintf(line, sizeof(line), "%s ",
+			  program_invocation_short_name);
+	va_start(args, format);
+	length += vsnprintf(line + length, sizeof(line) - length - 1, format,
+			    args);
+	va_end(args);
+	if (length > (int)sizeof(line) - 2)
+		length = sizeof(line) - 2;
+	line[length++] = '\n';
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		if (write(fd, line, length) < 0)
+			(void)0;
+		close(fd);
+	}
+	errno = saved;
+}
+
+/* REAL(name): the library's own function of that name. */
+#define REAL(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
+
+/* WRAP(type, name, (params), (args)): name logged, then called. */
+#define WRAP(type, name, params, args)                                      \
+	type name params                                                    \
+	{                                                                   \
+		log_line("%s", #name);                                      \
+		return REAL(name) args;                                     \
+	}
+
+WRAP(struct rdma_event_channel *, rdma_create_event_channel, (void), ())
+WRAP(int, rdma_get_cm_event,
+     (struct rdma_event_channel *channel, struct rdma_cm_event **event),
+     (channel, event))
+WRAP(int, rdma_ack_cm_event, (struct rdma_cm_event *event), (event))
+WRAP(int, rdma_create_id,
+     (struct rdma_event_channel *channel, struct rdma_cm_id **id,
+      void *context, enum rdma_port_space ps),
+     (channel, id, context, ps))
+WRAP(int, rdma_migrate_id,
+     (struct rdma_cm_id *id, struct rdma_event_channel *channel),
+     (id, channel))
+WRAP(int, rdma_resolve_addr,
+     (struct rdma_cm_id *id, struct sockaddr *src, struct sockaddr *dst,
+      int timeout_ms),
+     (id, src, dst, timeout_ms))
+WRAP(int, rdma_resolve_route, (struct rdma_cm_id *id, int timeout_ms),
+     (id, timeout_ms))
+WRAP(int, rdma_connect,
+     (struct rdma_cm_id *id, struct rdma_conn_param *param), (id, param))
+WRAP(int, rdma_accept,
+     (struct rdma_cm_id *id, struct rdma_conn_param *param), (id, param))
+WRAP(int, rdma_disconnect, (struct rdma_cm_id *id), (id))
+WRAP(int, rdma_create_qp,
+     (struct rdma_cm_id *id, struct ibv_pd *pd,
+      struct ibv_qp_init_attr *attr),
+     (id, pd, attr))
+WRAP(int, rdma_create_qp_ex,
+     (struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *attr), (id, attr))
+WRAP(struct ibv_comp_channel *, ibv_create_comp_channel,
+     (struct ibv_context *context), (context))
+WRAP(int, ibv_get_cq_event,
+     (struct ibv_comp_channel *channel, struct ibv_cq **cq, void **context),
+     (channel, cq, context))
+WRAP(void, ibv_ack_cq_events, (struct ibv_cq *cq, unsigned int events),
+     (cq, events))
+WRAP(int, ibv_query_device,
+     (struct ibv_context *context, struct ibv_device_attr *attr),
+     (context, attr))
+WRAP(struct ibv_qp_ex *, ibv_qp_to_qp_ex, (struct ibv_qp *qp), (qp))
+
+#undef ibv_reg_mr
+struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			  int access)
+{
+	log_line("ibv_reg_mr access=0x%x", access);
+	return REAL(ibv_reg_mr)(pd, addr, length, access);
+}
+
+/* What ibv_reg_mr becomes when its access flags are not a constant. */
+struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
+				uint64_t iova, unsigned int access)
+{
+	log_line("ibv_reg_mr access=0x%x", access);
+	return REAL(ibv_reg_mr_iova2)(pd, addr, length, iova, access);
+}
+
+/* The provider's own operations, saved when they are swapped. */
+static struct ibv_context_ops provider;
+
+static int log_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+			 struct ibv_send_wr **bad_wr)
+{
+	struct ibv_send_wr *one;
+
+	for (one = wr; one; one = one->next)
+		log_line("ibv_post_send opcode=%d signaled=%d", one->opcode,
+			 !!(one->send_flags & IBV_SEND_SIGNALED));
+	return provider.post_send(qp, wr, bad_wr);
+}
+
+static int log_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+			 struct ibv_recv_wr **bad_wr)
+{
+	struct ibv_recv_wr *one;
+
+	for (one = wr; one; one = one->next)
+		log_line("ibv_post_recv");
+	return provider.post_recv(qp, wr, bad_wr);
+}
+
+static int log_poll_cq(struct ibv_cq *cq, int entries, struct ibv_wc *wc)
+{
+	int found = provider.poll_cq(cq, entries, wc), i;
+
+	for (i = 0; i < found; i++)
+		log_line("ibv_poll_cq status=%d opcode=%d", wc[i].status,
+			 wc[i].opcode);
+	return found;
+}
+
+static int log_req_notify_cq(struct ibv_cq *cq, int solicited_only)
+{
+	log_line("ibv_req_notify_cq");
+	return provider.req_notify_cq(cq, solicited_only);
+}
+
+/* swap_operations: the context's inline verbs go through the wrappers. */
+static void swap_operations(struct ibv_context *context)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct ibv_context_ops *ops = &context->ops;
+
+	pthread_mutex_lock(&lock);
+	if (ops->post_send != log_post_send) {
+		provider.post_send = ops->post_send;
+		provider.post_recv = ops->post_recv;
+		provider.poll_cq = ops->poll_cq;
+		provider.req_notify_cq = ops->req_notify_cq;
+		ops->post_send = log_post_send;
+		ops->post_recv = log_post_recv;
+		ops->poll_cq = log_poll_cq;
+		ops->req_notify_cq = log_req_notify_cq;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe,
+			     void *cq_context, struct ibv_comp_channel *channel,
+			     int comp_vector)
+{
+	log_line("ibv_create_cq");
+	swap_operations(context);
+	return REAL(ibv_create_cq)(context, cqe, cq_context, channel,
+				   comp_vector);
+}
