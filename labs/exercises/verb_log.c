@@ -17,9 +17,12 @@
  * completion queue made on a context swaps that table's entries for the
  * wrappers here, which log and call the provider's own.
  *
- * Details: ibv_post_send logs one line a work request (its opcode, and
- * whether it is signaled); ibv_poll_cq one line a completion it returns
- * (its status and opcode); ibv_reg_mr the access flags. librdmacm's own
+ * Details: ibv_post_send logs one line a work request (its opcode,
+ * whether it is signaled, and how many work requests the call chains);
+ * ibv_poll_cq one line a completion it returns (its status and opcode);
+ * ibv_reg_mr the access flags; rdma_connect and rdma_accept the reads in
+ * flight they ask for; rdma_create_qp(_ex) the queue sizes and
+ * sq_sig_all. librdmacm's own
  * calls are logged too: rdma_create_qp calls rdma_create_qp_ex, and
  * rdma_create_id without a channel makes one.
  */
@@ -94,17 +97,7 @@ WRAP(int, rdma_resolve_addr,
      (id, src, dst, timeout_ms))
 WRAP(int, rdma_resolve_route, (struct rdma_cm_id *id, int timeout_ms),
      (id, timeout_ms))
-WRAP(int, rdma_connect,
-     (struct rdma_cm_id *id, struct rdma_conn_param *param), (id, param))
-WRAP(int, rdma_accept,
-     (struct rdma_cm_id *id, struct rdma_conn_param *param), (id, param))
 WRAP(int, rdma_disconnect, (struct rdma_cm_id *id), (id))
-WRAP(int, rdma_create_qp,
-     (struct rdma_cm_id *id, struct ibv_pd *pd,
-      struct ibv_qp_init_attr *attr),
-     (id, pd, attr))
-WRAP(int, rdma_create_qp_ex,
-     (struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *attr), (id, attr))
 WRAP(struct ibv_comp_channel *, ibv_create_comp_channel,
      (struct ibv_context *context), (context))
 WRAP(int, ibv_get_cq_event,
@@ -116,6 +109,50 @@ WRAP(int, ibv_query_device,
      (struct ibv_context *context, struct ibv_device_attr *attr),
      (context, attr))
 WRAP(struct ibv_qp_ex *, ibv_qp_to_qp_ex, (struct ibv_qp *qp), (qp))
+
+/* log_conn_param VERB PARAM: VERB, with the reads in flight it asks for. */
+static void log_conn_param(const char *verb,
+			   const struct rdma_conn_param *param)
+{
+	if (param)
+		log_line("%s responder_resources=%u initiator_depth=%u", verb,
+			 param->responder_resources, param->initiator_depth);
+	else
+		log_line("%s", verb);
+}
+
+int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *param)
+{
+	log_conn_param("rdma_connect", param);
+	return REAL(rdma_connect)(id, param);
+}
+
+int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *param)
+{
+	log_conn_param("rdma_accept", param);
+	return REAL(rdma_accept)(id, param);
+}
+
+/* log_qp VERB CAP SIG_ALL: VERB, with the queue pair's send queue. */
+static void log_qp(const char *verb, const struct ibv_qp_cap *cap,
+		   int sq_sig_all)
+{
+	log_line("%s max_send_wr=%u max_recv_wr=%u sq_sig_all=%d", verb,
+		 cap->max_send_wr, cap->max_recv_wr, sq_sig_all);
+}
+
+int rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
+		   struct ibv_qp_init_attr *attr)
+{
+	log_qp("rdma_create_qp", &attr->cap, attr->sq_sig_all);
+	return REAL(rdma_create_qp)(id, pd, attr);
+}
+
+int rdma_create_qp_ex(struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *attr)
+{
+	log_qp("rdma_create_qp_ex", &attr->cap, attr->sq_sig_all);
+	return REAL(rdma_create_qp_ex)(id, attr);
+}
 
 #undef ibv_reg_mr
 struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
@@ -140,10 +177,14 @@ static int log_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 			 struct ibv_send_wr **bad_wr)
 {
 	struct ibv_send_wr *one;
+	int chain = 0;
 
 	for (one = wr; one; one = one->next)
-		log_line("ibv_post_send opcode=%d signaled=%d", one->opcode,
-			 !!(one->send_flags & IBV_SEND_SIGNALED));
+		chain++;
+	for (one = wr; one; one = one->next)
+		log_line("ibv_post_send opcode=%d signaled=%d chain=%d",
+			 one->opcode, !!(one->send_flags & IBV_SEND_SIGNALED),
+			 chain);
 	return provider.post_send(qp, wr, bad_wr);
 }
 
