@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The two-day plan of the course (labs/guide/days.md) adds up and agrees
+# with what exists: every session of the guide with its time, every deck,
+# every exercise, what instructor.md hands out and what the README says
+# (tests/course-plan). These read files; no device is needed.
+# tests/run: host
+. "$(dirname "$0")/lib.sh"
+
+# plan_copy: a copy in $WORK/kit of what course-plan reads, to spoil.
+plan_copy() {
+	local check
+
+	mkdir -p "$WORK/kit/labs/guide" "$WORK/kit/slides" "$WORK/kit/tests"
+	cp "$KIT"/labs/guide/*.md "$WORK/kit/labs/guide/"
+	cp "$KIT/slides/Makefile" "$WORK/kit/slides/"
+	cp "$KIT/README.md" "$WORK/kit/"
+	for check in "$KIT"/labs/exercises/*/check; do
+		check=${check#"$KIT/"}
+		mkdir -p "$WORK/kit/${check%/check}"
+		cp -p "$KIT/$check" "$WORK/kit/$check"
+	done
+}
+
+# plan_faults: course-plan's faults in the copy, into $WORK/faults.
+plan_faults() {
+	"$KIT/tests/course-plan" "$WORK/kit" >"$WORK/faults" 2>&1
+}
+
+test_the_two_days_add_up_and_name_what_exists() {
+	"$KIT/tests/course-plan" >"$WORK/faults" 2>&1
+	assertEquals "course-plan's faults: $(<"$WORK/faults")" 0 $?
+}
+
+test_a_slot_whose_minutes_do_not_add_up_is_found() {
+	plan_copy
+	sed -i 's/| 10 + 35 + 25 = 70 |/| 10 + 35 + 25 = 75 |/' \
+		"$WORK/kit/labs/guide/days.md"
+	plan_faults
+	assertFalse "a wrong sum passed" $?
+	assert_output "$WORK/faults" "^course-plan: day one, 10:20: 10 \+ 35 \+ 25 = 75 does not add up\$"
+	assert_output "$WORK/faults" "^course-plan: day one: the slot at 11:30 follows one that ends at 11:35\$"
+}
+
+test_a_deck_or_an_exercise_left_out_is_found() {
+	plan_copy
+	sed -i 's/^| 10:05 | \[7\](session-7.md) | 13 |/| 10:05 | [7](session-7.md) | — |/; s/| rdma-read |/| — |/' \
+		"$WORK/kit/labs/guide/days.md"
+	plan_faults
+	assertFalse "a plan without deck 13 and rdma-read passed" $?
+	assert_output "$WORK/faults" "^course-plan: deck 13-blast-rdma-1 is shown 0 times\$"
+	assert_output "$WORK/faults" "^course-plan: exercise rdma-read is in the plan 0 times\$"
+	assert_output "$WORK/faults" "^course-plan: day two, 09:00: minutes for an exercise, and none named\$"
+}
+
+test_a_session_given_another_time_than_its_page_is_found() {
+	plan_copy
+	sed -i 's/| 0 + 40 + 15 = 55 |/| 0 + 30 + 25 = 55 |/' \
+		"$WORK/kit/labs/guide/days.md"
+	plan_faults
+	assertFalse "session 11 in 30 minutes passed" $?
+	assert_output "$WORK/faults" "^course-plan: session 11 takes 40 min in index.md; the plan gives it '30'\$"
+}
+
+test_instructor_page_and_readme_that_disagree_are_found() {
+	plan_copy
+	sed -i 's/| rnr-retry |$/| none |/' "$WORK/kit/labs/guide/instructor.md"
+	sed -i 's/two days/a day/g; s/pubsub-board//g' "$WORK/kit/README.md"
+	plan_faults
+	assertFalse "disagreeing pages passed" $?
+	assert_output "$WORK/faults" "^course-plan: session 11: instructor.md hands out '', the plan 'rnr-retry'\$"
+	assert_output "$WORK/faults" "^course-plan: README.md does not say the course takes two days\$"
+	assert_output "$WORK/faults" "^course-plan: README.md does not name exercise pubsub-board\$"
+}
+
+test_a_day_far_from_six_hours_is_found() {
+	plan_copy
+	sed -i 's/^| 16:20 | \[12\](session-12.md) | 17 | — | 10 + 25 + 0 = 35 |/| 16:20 | [12](session-12.md) | 17 | — | 100 + 25 + 0 = 125 |/; s/^| 16:55 | end/| 18:25 | end/' \
+		"$WORK/kit/labs/guide/days.md"
+	plan_faults
+	assertFalse "a day of 7 h 55 min passed" $?
+	assert_output "$WORK/faults" "^course-plan: day two: 7 h 55 min of teaching, not about six hours"
+}
+
+. shunit2
