@@ -15,6 +15,9 @@ plan_copy() {
 	cp "$KIT"/labs/guide/*.md "$WORK/kit/labs/guide/"
 	cp "$KIT/slides/Makefile" "$WORK/kit/slides/"
 	cp "$KIT/README.md" "$WORK/kit/"
+	cp "$KIT/slides/09-exercises.md" "$WORK/kit/slides/"
+	mkdir -p "$WORK/kit/labs/exercises"
+	cp "$KIT/labs/exercises/README.md" "$WORK/kit/labs/exercises/"
 	for check in "$KIT"/labs/exercises/*/check; do
 		check=${check#"$KIT/"}
 		mkdir -p "$WORK/kit/${check%/check}"
@@ -80,6 +83,19 @@ test_a_day_far_from_six_hours_is_found() {
 	plan_faults
 	assertFalse "a day of 7 h 55 min passed" $?
 	assert_output "$WORK/faults" "^course-plan: day two: 7 h 55 min of teaching, not about six hours"
+}
+
+test_deck_9_and_the_exercises_readme_count_what_exists() {
+	plan_copy
+	sed -i 's/^## Bug hunt: bug-recv-access$/## Bug hunt: one more/; s/ are \*bug hunts\*/ are *bug hunts* and more/' \
+		"$WORK/kit/slides/09-exercises.md"
+	mkdir -p "$WORK/kit/labs/exercises/bug-extra"
+	cp "$KIT/labs/exercises/bug-recv-access/check" "$WORK/kit/labs/exercises/bug-extra/"
+	plan_faults
+	assertFalse "a deck 9 without a frame for each exercise passed" $?
+	assert_output "$WORK/faults" "^course-plan: deck 9 has no frame for exercise bug-recv-access\$"
+	assert_output "$WORK/faults" "^course-plan: deck 9 says '.*'; there are [0-9]+ write-the-piece exercises and 5 bug hunts\$"
+	assert_output "$WORK/faults" "^course-plan: labs/exercises/README.md says '.*'; there are [0-9]+ write-the-piece exercises and 5 bug hunts\$"
 }
 
 . shunit2
