@@ -237,13 +237,102 @@ test_measured_data_is_there() {
 	return 0
 }
 
+# The sequence charts (diagrams/NAME.chart, and the captures' charts of
+# the deck on the wire) are drawn at the size a deck shows them, their
+# labels in the decks' footnote size: no deck gives one a size, which
+# would scale its labels; and the deck shows each at the chart's own
+# size, as the width of its words on the slide says.
+test_charts_are_shown_at_their_own_size() {
+	local deck line name figure page scale
+
+	command -v pdftotext >/dev/null ||
+		{ skip_test "needs pdftotext: sudo labs/install-deps slides"; return 0; }
+	for deck in $(decks); do
+		grep -E '\]\(fig/[^)]*\.pdf\)' "$SLIDES/$deck.md" >"$WORK/figures" ||
+			continue
+		while read -r line; do
+			[[ $line =~ \(fig/([^\)]*)\.pdf\) ]] || continue
+			name=${BASH_REMATCH[1]}
+			[ -f "$SLIDES/diagrams/$name.chart" ] ||
+				[[ $name == wire-* ]] || continue
+			[[ $line == *'){'* ]] &&
+				fail "$deck gives chart $name a size: $line"
+			built "$deck" || continue
+			figure=$SLIDES/build/fig/$name.pdf
+			# The widths of the chart's words, and of the same
+			# words on the deck's pages: their ratio on the page
+			# that holds the chart is its scale.
+			scale=$(chart_scale "$figure" "$SLIDES/build/$deck.pdf")
+			assertEquals "$deck: the scale of chart $name" 1.00 "$scale"
+		done <"$WORK/figures"
+	done
+}
+
+# chart_scale FIGURE DECK: the scale at which DECK shows FIGURE: of the
+# pages that hold words of the figure, the one holding most, and there
+# the median ratio of a word's width to its width in the figure.
+chart_scale() {
+	local figure=$1 deck=$2
+
+	{ pdftotext -bbox "$figure" - | sed -n 's/.*xMin="\([0-9.]*\)".*xMax="\([0-9.]*\)".*>\(.*\)<\/word>/F \3 \1 \2/p'
+	  pdftotext -bbox "$deck" - | awk '/<page/ { page++ }
+		/<word/ { print "D", page, $0 }' |
+		sed -n 's/^D \([0-9]*\) .*xMin="\([0-9.]*\)".*xMax="\([0-9.]*\)".*>\(.*\)<\/word>/D \1 \4 \2 \3/p'
+	} | awk '
+	$1 == "F" && length($2) >= 4 { width[$2] = $4 - $3 }
+	$1 == "D" && ($3 in width) {
+		n[$2]++
+		ratio[$2, n[$2]] = ($5 - $4) / width[$3]
+	}
+	END {
+		for (p in n)
+			if (n[p] > most) { most = n[p]; page = p }
+		if (!most) { print "none"; exit }
+		# The median ratio: sorted by insertion.
+		for (i = 1; i <= most; i++) r[i] = ratio[page, i]
+		for (i = 2; i <= most; i++)
+			for (j = i; j > 1 && r[j - 1] > r[j]; j--) {
+				t = r[j]; r[j] = r[j - 1]; r[j - 1] = t
+			}
+		printf "%.2f\n", r[int((most + 1) / 2)]
+	}'
+}
+
+# chart.tex stops the build when a chart is taller than a frame's room,
+# and says to split it.
+test_chart_tex_refuses_a_chart_too_tall() {
+	{
+		echo '\lifelines{a}{b}{c}{d}'
+		for i in $(seq 20); do echo "\\call{0}{1}{post $i}"; done
+	} >"$WORK/tall.chart"
+	(cd "$SLIDES" && pdflatex -interaction=nonstopmode -halt-on-error \
+		-output-directory="$WORK" -jobname=tall \
+		"\\def\\chart{$WORK/tall.chart}\\input{chart.tex}") \
+		>"$WORK/tall.out" 2>&1 &&
+		fail "chart.tex drew a chart of 20 rows on one page"
+	grep -q 'split it in parts' "$WORK/tall.out" ||
+		fail "chart.tex did not say why: $(grep -m1 -A1 '^!' "$WORK/tall.out")"
+	head -5 "$WORK/tall.chart" >"$WORK/short.chart"
+	(cd "$SLIDES" && pdflatex -interaction=nonstopmode -halt-on-error \
+		-output-directory="$WORK" -jobname=short \
+		"\\def\\chart{$WORK/short.chart}\\input{chart.tex}") \
+		>/dev/null 2>&1 || fail "chart.tex failed on a chart of 4 rows"
+	return 0
+}
+
 # The deck on the wire, and the captures its charts are drawn from.
 WIRE_DECK=17-on-the-wire
 
-# wire_captures: the captures the deck on the wire shows, by name: its
-# figures fig/wire-NAME.pdf, which the build draws from data/NAME.pcap.
-wire_captures() {
+# wire_parts: the parts of captures the deck on the wire shows, in its
+# order: its figures fig/wire-NAME.FIRST-LAST.pdf, packets FIRST to LAST
+# of data/NAME.pcap, as NAME.FIRST-LAST.
+wire_parts() {
 	sed -nE 's|.*\]\(fig/wire-([^)]*)\.pdf\).*|\1|p' "$SLIDES/$WIRE_DECK.md"
+}
+
+# wire_captures: the captures the deck on the wire shows, by name.
+wire_captures() {
+	wire_parts | sed -E 's/\.[0-9]+-[0-9]+$//' | awk '!seen[$0]++'
 }
 
 needs_tshark() {
@@ -312,7 +401,7 @@ same_packets() {
 # tshark reads there, in order, and nothing else; the chart is as new as
 # the capture, and the deck as new as the chart.
 test_the_wire_charts_are_drawn_from_their_captures() {
-	local name pcap chart figure
+	local name pcap chart figure part
 
 	needs_tshark || return 0
 	built "$WIRE_DECK" || return
@@ -328,17 +417,70 @@ test_the_wire_charts_are_drawn_from_their_captures() {
 		fi
 		[ "$(stat -c %s "$pcap")" -le 16384 ] ||
 			fail "slides/data/$name.pcap is over 16 KB: one short run is enough"
-		if [ ! -s "$chart" ] || [ ! -s "$figure" ]; then
+		if [ ! -s "$chart" ]; then
 			fail "$name.pcap has no chart: run make -C slides"
 			continue
 		fi
-		[ "$pcap" -ot "$chart" ] && [ "$SLIDES/sequence" -ot "$chart" ] &&
-			[ "$chart" -ot "$figure" ] &&
-			[ "$SLIDES/sequence.tex" -ot "$figure" ] &&
-			[ "$figure" -ot "$SLIDES/build/$WIRE_DECK.pdf" ] ||
-			fail "$name's chart is older than what it is made of: run make -C slides"
+		[ "$pcap" -ot "$chart" ] && [ "$SLIDES/sequence" -ot "$chart" ] ||
+			fail "$name's chart is older than its capture: run make -C slides"
+		for part in $(wire_parts | grep -F "$name."); do
+			figure=$SLIDES/build/fig/wire-$part.pdf
+			[ -s "$figure" ] && [ "$chart" -ot "$figure" ] &&
+				[ "$SLIDES/sequence.tex" -ot "$figure" ] &&
+				[ "$figure" -ot "$SLIDES/build/$WIRE_DECK.pdf" ] ||
+				fail "wire-$part.pdf is older than what it is made of: run make -C slides"
+		done
 		same_packets "$pcap" "$chart"
 	done
+}
+
+# A chart too tall for a frame is shown in parts: together they show
+# every packet of the capture once, in order, from the first to the last.
+test_the_wire_charts_parts_show_every_packet_once() {
+	local name packets next first last part
+
+	built "$WIRE_DECK" || return
+	for name in $(wire_captures); do
+		[ -s "$SLIDES/build/wire/$name.tex" ] || continue
+		packets=$(chart_packets "$SLIDES/build/wire/$name.tex" | wc -l)
+		next=1
+		for part in $(wire_parts | grep -F "$name."); do
+			[[ $part =~ \.([0-9]+)-([0-9]+)$ ]] ||
+				{ fail "$WIRE_DECK shows all of $name in one part: too tall"; continue; }
+			first=${BASH_REMATCH[1]} last=${BASH_REMATCH[2]}
+			assertEquals "$name: the first packet of part $part" \
+				"$next" "$first"
+			next=$((last + 1))
+		done
+		assertEquals "$name: packets shown" "$packets" $((next - 1))
+	done
+}
+
+# sequence.tex draws the packets it is told to, FIRST to LAST, and stops
+# the build when a part would be too tall for a frame.
+test_sequence_tex_draws_a_part_and_refuses_one_too_tall() {
+	local name
+
+	needs_tshark || return 0
+	name=$(wire_captures | head -1)
+	[ -s "$SLIDES/data/$name.pcap" ] || { fail "no slides/data/$name.pcap"; return; }
+	"$SLIDES/sequence" "$SLIDES/data/$name.pcap" >"$WORK/chart.tex"
+	(cd "$SLIDES" && pdflatex -interaction=nonstopmode -halt-on-error \
+		-output-directory="$WORK" -jobname=part \
+		"\\def\\chart{$WORK/chart.tex}\\def\\first{2}\\def\\last{3}\\input{sequence.tex}") \
+		>/dev/null 2>&1 || fail "sequence.tex failed to draw packets 2 to 3"
+	pdftotext "$WORK/part.pdf" - 2>/dev/null | tr -s ' \n' '  ' >"$WORK/part.txt"
+	grep -qw 2 "$WORK/part.txt" && grep -qw 3 "$WORK/part.txt" ||
+		fail "packets 2 and 3 are not drawn: $(<"$WORK/part.txt")"
+	grep -qw 4 "$WORK/part.txt" && fail "packet 4 is drawn in part 2-3"
+	(cd "$SLIDES" && pdflatex -interaction=nonstopmode -halt-on-error \
+		-output-directory="$WORK" -jobname=whole \
+		"\\def\\chart{$WORK/chart.tex}\\input{sequence.tex}") \
+		>"$WORK/whole.out" 2>&1 &&
+		fail "sequence.tex drew all of $name on one page, taller than a frame"
+	grep -q 'split\|cut it in two' "$WORK/whole.out" ||
+		fail "sequence.tex did not say why: $(grep -m2 -A1 '^!' "$WORK/whole.out")"
+	return 0
 }
 
 # slides/sequence draws what it is given: a capture cut short gives a
