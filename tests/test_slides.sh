@@ -320,6 +320,81 @@ test_chart_tex_refuses_a_chart_too_tall() {
 	return 0
 }
 
+# What a deck concludes from its measurements (DECK.claims) holds for
+# the data it was built from: slides/claims passes, and the build ran it
+# since the data or the claims last changed.
+test_the_decks_claims_hold_for_their_data() {
+	local claims deck
+
+	for claims in "$SLIDES"/*.claims; do
+		[ -f "$claims" ] || continue
+		deck=$(basename "$claims" .claims)
+		"$SLIDES/claims" "$claims" 2>"$WORK/error.out" ||
+			fail "$deck: $(<"$WORK/error.out")"
+		built "$deck" || continue
+		[ -f "$SLIDES/build/$deck.claims-checked" ] ||
+			{ fail "$deck: the build did not check its claims"; continue; }
+		for file in "$claims" "$SLIDES"/data/*.dat; do
+			[ "$file" -ot "$SLIDES/build/$deck.claims-checked" ] ||
+				fail "$deck's claims were not checked since $file changed: run make -C slides"
+		done
+	done
+	return 0
+}
+
+# claims_fail_on DATA WORD...: slides/claims finds deck 10's claims false
+# against the data in folder DATA, exit status 1, with a message naming
+# each WORD.
+claims_fail_on() {
+	local data=$1 word status
+	shift
+
+	"$SLIDES/claims" "$SLIDES/10-measured.claims" "$data" \
+		>"$WORK/out" 2>"$WORK/error.out"
+	status=$?
+	assertEquals "slides/claims' exit status on false data" 1 "$status"
+	for word in "$@"; do
+		grep -qF -- "$word" "$WORK/error.out" ||
+			fail "slides/claims did not name $word: $(<"$WORK/error.out")"
+	done
+}
+
+# Data measured again that contradict a claim stop it: a copy of the
+# data where bandwidth falls at -b 8, or busy polling is as slow as the
+# channel at 64 bytes.
+test_claims_fail_when_the_data_contradict_them() {
+	mkdir -p "$WORK/data"
+	cp "$SLIDES"/data/*.dat "$WORK/data/"
+	"$SLIDES/claims" "$SLIDES/10-measured.claims" "$WORK/data" ||
+		{ fail "the claims fail on a true copy of the data"; return; }
+	awk '$1 == 8 { $2 = $2 / 3 } { print }' "$SLIDES/data/blast.dat" \
+		>"$WORK/data/blast.dat"
+	claims_fail_on "$WORK/data" "levels off" "blast.dat[8].MB/s"
+	cp "$SLIDES/data/blast.dat" "$WORK/data/"
+	awk '$2 == "busy-poll" { $4 = 5000 } { print }' \
+		"$SLIDES/data/latency.dat" >"$WORK/data/latency.dat"
+	claims_fail_on "$WORK/data" "busy polling is the fastest" \
+		"latency.dat[busy-poll].median (5000)"
+}
+
+# A claim is checked against the deck's own words: words the deck does
+# not say fail, and so does a figure the data do not have.
+test_claims_fail_on_words_the_deck_does_not_say() {
+	cp "$SLIDES/10-measured.md" "$WORK/deck.md"
+	printf 'say: busy polling is free\ncheck: 1 < 2\n' >"$WORK/deck.claims"
+	"$SLIDES/claims" "$WORK/deck.claims" "$SLIDES/data" 2>"$WORK/error.out" &&
+		fail "slides/claims passed a claim the deck does not make"
+	grep -q 'does not say: busy polling is free' "$WORK/error.out" ||
+		fail "slides/claims did not say why: $(<"$WORK/error.out")"
+	printf 'say: Up to 1 KiB\ncheck: size.dat[64].no-such-stage < 1\n' \
+		>"$WORK/deck.claims"
+	"$SLIDES/claims" "$WORK/deck.claims" "$SLIDES/data" 2>"$WORK/error.out" &&
+		fail "slides/claims passed a figure the data do not have"
+	grep -qF 'no figure size.dat[64].no-such-stage' "$WORK/error.out" ||
+		fail "slides/claims did not say why: $(<"$WORK/error.out")"
+	return 0
+}
+
 # The deck on the wire, and the captures its charts are drawn from.
 WIRE_DECK=17-on-the-wire
 

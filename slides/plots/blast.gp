@@ -6,5 +6,6 @@ set logscale x 2
 set xlabel "messages in flight (-b)"
 set ylabel "MB/s"
 set yrange [0:*]
+set xrange [0.8:20]
 set xtics (1, 2, 4, 8, 16)
 plot "data/blast.dat" using 1:2 with linespoints title "4096-byte messages" lt 2

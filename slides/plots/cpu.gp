@@ -9,11 +9,14 @@ set style fill solid 0.85 border -1
 set boxwidth 0.9
 set yrange [0:150]
 set ylabel "% of one CPU"
+set xrange [-0.6:2.6]
+set key top right
 set multiplot layout 1,2
 set title "during a run"
 plot "data/cpu.dat" using 3:xticlabels(2) title "client", \
      "" using 4 title "server"
 set title "agent, client paused"
 unset ylabel
+unset key
 plot "data/idle.dat" using 3:xticlabels(2) title "agent" lt 3
 unset multiplot

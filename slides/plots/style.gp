@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 # style.gp - what every plot of the decks shares; each plot loads it
-# after gnuplot was given out="build/fig/NAME.pdf".
-set terminal pdfcairo size 5.6in,3.0in font "Helvetica,10"
+# after gnuplot was given out="build/fig/NAME.pdf". A deck shows a plot
+# at this size, unscaled, under a one-line caption: its text is in the
+# decks' footnote size, 9 pt: pdfcairo sets a font at 4/3 of its
+# size times its fontscale.
+set terminal pdfcairo size 5.75in,2.45in font "Helvetica,9" fontscale 0.75
 set output out
 set border 3
 set xtics nomirror
