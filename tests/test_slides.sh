@@ -202,6 +202,39 @@ test_excerpt_fails_on_a_marker_without_its_end() {
 	rm -f "$KIT/.cache/excerpt-test.c"
 }
 
+# An excerpt is whole statements: one whose braces or parentheses do
+# not balance ends inside a statement, and is refused, naming it.
+test_excerpt_fails_on_an_excerpt_that_ends_inside_a_statement() {
+	mkdir -p "$KIT/.cache"
+	printf '%s\n' 'int f(int x)' '{' '	/* excerpt call */' \
+		'	x = g(x,' '	/* end excerpt call */' '	      1);' \
+		'	/* excerpt block */' '	if (x) {' '		x++;' \
+		'	/* end excerpt block */' '	}' '	return x;' '}' \
+		>"$KIT/.cache/excerpt-test.c"
+	excerpt_fails '@excerpt .cache/excerpt-test.c #call' \
+		.cache/excerpt-test.c 'marker call' 'parenthesis open' page.md:2
+	excerpt_fails '@excerpt .cache/excerpt-test.c #block' \
+		.cache/excerpt-test.c 'marker block' 'brace open'
+	rm -f "$KIT/.cache/excerpt-test.c"
+}
+
+# Markers may nest: cutting the outer excerpt leaves the inner markers
+# out, and the inner one is cut as it is.
+test_excerpt_leaves_nested_markers_out() {
+	mkdir -p "$KIT/.cache"
+	printf '%s\n' '/* excerpt outer */' 'int a;' '/* excerpt inner */' \
+		'int b;' '/* end excerpt inner */' '/* end excerpt outer */' \
+		>"$KIT/.cache/excerpt-test.c"
+	printf '@excerpt .cache/excerpt-test.c #outer\n@excerpt .cache/excerpt-test.c #inner\n' \
+		>"$WORK/page.md"
+	"$EXCERPT" "$WORK/page.md" >"$WORK/out.md" ||
+		fail "labs/excerpt failed on nested markers"
+	assertEquals "the outer excerpt, then the inner" \
+		"$(printf '```c\nint a;\nint b;\n```\n```c\nint b;\n```')" \
+		"$(<"$WORK/out.md")"
+	rm -f "$KIT/.cache/excerpt-test.c"
+}
+
 test_excerpt_fails_on_a_missing_file() {
 	excerpt_fails '@excerpt ping-sr-0/no-such-file.c main' \
 		ping-sr-0/no-such-file.c
