@@ -83,6 +83,79 @@ test_no_code_runs_off_its_frame() {
 	return 0
 }
 
+# LaTeX ran until it settled: no log still asks for a rerun (a longtable
+# whose columns moved, labels that changed).
+test_latex_ran_until_it_settled() {
+	local deck
+
+	for deck in $(decks); do
+		built "$deck" || continue
+		grep -qE 'Rerun to get|Rerun LaTeX|may have changed\. Rerun' \
+			"$SLIDES/build/$deck.log" &&
+			fail "$deck: LaTeX still asks for a rerun: $(grep -m1 -E 'Rerun' "$SLIDES/build/$deck.log")"
+	done
+	return 0
+}
+
+# build_deck NAME: make builds slides/NAME.md's PDF, in a copy of the
+# slides' Makefile and preamble under $WORK (so that the kit's own
+# build/ is left alone), the PDF there first as an old build left it.
+build_deck() {
+	local dir
+
+	mkdir -p "$WORK/slides/build/fig"
+	# The sources the deck cuts from, where make looks: ../STAGE/FILE.
+	for dir in "$KIT"/*/; do
+		dir=${dir%/}
+		[ "${dir##*/}" = slides ] || [ -e "$WORK/${dir##*/}" ] ||
+			ln -s "$dir" "$WORK/${dir##*/}"
+	done
+	cp "$SLIDES/Makefile" "$SLIDES/preamble.tex" "$WORK/slides/"
+	echo "an old build" >"$WORK/slides/build/$1.pdf"
+	touch -d '2000-01-01' "$WORK/slides/build/$1.pdf"
+	make -s -C "$WORK/slides" DECKS="$1" EXCERPT="$EXCERPT" \
+		"build/$1.pdf" >"$WORK/make.out" 2>&1
+}
+
+needs_latex() {
+	command -v pandoc >/dev/null && command -v pdflatex >/dev/null && return
+	skip_test "needs pandoc and LaTeX: sudo labs/install-deps slides"
+	return 1
+}
+
+# A deck that does not build leaves no PDF, not even the one an earlier
+# build left: a LaTeX error, or an excerpt whose code is gone.
+test_a_deck_that_fails_leaves_no_pdf() {
+	needs_latex || return 0
+	mkdir -p "$WORK/slides"
+	printf '## A frame\n\n\\nosuchcommand\n' >"$WORK/slides/bad.md"
+	build_deck bad && fail "a deck with a LaTeX error built"
+	grep -q 'nosuchcommand' "$WORK/make.out" ||
+		fail "the LaTeX error is not shown: $(<"$WORK/make.out")"
+	[ -e "$WORK/slides/build/bad.pdf" ] &&
+		fail "a deck with a LaTeX error left a PDF"
+	printf '## A frame\n\n@excerpt ping-sr-0/ping.c our_gone\n' \
+		>"$WORK/slides/gone.md"
+	build_deck gone && fail "a deck whose code is gone built"
+	grep -q 'no function our_gone' "$WORK/make.out" ||
+		fail "the missing excerpt is not named: $(<"$WORK/make.out")"
+	[ -e "$WORK/slides/build/gone.pdf" ] &&
+		fail "a deck whose code is gone left a PDF"
+	return 0
+}
+
+# The same copy builds a good deck: the test above fails for the reason
+# it gives.
+test_a_good_deck_builds_its_pdf() {
+	needs_latex || return 0
+	mkdir -p "$WORK/slides"
+	printf '## A frame\n\n@excerpt ping-sr-3/cq_events.c our_poll_or_arm\n' \
+		>"$WORK/slides/good.md"
+	build_deck good || fail "a good deck did not build: $(<"$WORK/make.out")"
+	[ "$(head -c 4 "$WORK/slides/build/good.pdf")" = "%PDF" ] ||
+		fail "a good deck left no new PDF"
+}
+
 test_page_counts_are_those_recorded() {
 	local deck expected pages
 
