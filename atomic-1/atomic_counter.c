@@ -314,6 +314,7 @@ static int run_atomic(struct our_control *control, enum ibv_wr_opcode opcode,
  */
 static int add_one(struct our_control *control, uint32_t i, uint64_t *last)
 {
+	/* excerpt add_one_op */
 	uint64_t expected = *last;
 	uint64_t before;
 
@@ -335,6 +336,8 @@ static int add_one(struct our_control *control, uint32_t i, uint64_t *last)
 			expected = before;
 		}
 	}
+	/* end excerpt add_one_op */
+	/* excerpt add_one_check */
 	/* The counter only grows: no value comes back below one seen. */
 	if (control->verify && before < *last) {
 		our_error("the counter went back: %" PRIu64 " after %" PRIu64,
@@ -343,6 +346,7 @@ static int add_one(struct our_control *control, uint32_t i, uint64_t *last)
 	}
 	*last = before + 1;
 	return 0;
+	/* end excerpt add_one_check */
 }
 /* end excerpt add */
 

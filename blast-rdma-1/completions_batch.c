@@ -61,6 +61,7 @@ void our_destroy_cq(struct our_control *control)
 /* excerpt batch */
 int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 {
+	/* excerpt batch_poll */
 	struct our_completions *batch = control->completions;
 
 	/* Poll again only once every completion taken is handed out. */
@@ -86,7 +87,10 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 		if (our_wait_must_end(control))
 			return -1;
 	}
+	/* end excerpt batch_poll */
+	/* excerpt batch_hand */
 	*wc = batch->polled[batch->next++];
 	return our_check_wc(control, wc);
+	/* end excerpt batch_hand */
 }
 /* end excerpt batch */

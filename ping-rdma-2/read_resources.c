@@ -13,6 +13,7 @@
 int our_ask_resources(struct our_control *control,
 		      struct rdma_conn_param *param)
 {
+	/* excerpt query */
 	struct ibv_context *verbs = control->cm_id->verbs;
 	uint8_t reads = our_reads_in_flight;
 	struct ibv_device_attr attr;
@@ -30,6 +31,7 @@ int our_ask_resources(struct our_control *control,
 		return -1;
 	}
 	our_trace(1, "asking for %u RDMA reads in flight each way", reads);
+	/* end excerpt query */
 	/* excerpt resources */
 	/* The reads the peer may have in flight at us: our adapter keeps
 	 * this many answers going at once. */

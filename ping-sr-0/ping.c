@@ -90,6 +90,7 @@ static bool expected_length(const struct our_control *control,
 
 int our_run_client(struct our_control *control)
 {
+	/* excerpt round_trip */
 	char *ping = our_slot(&control->send, 0);
 	char *pong = our_slot(&control->recv, 0);
 	struct ibv_wc wc;
@@ -112,6 +113,7 @@ int our_run_client(struct our_control *control)
 			return -1;
 		our_count_transfer(control);
 	}
+	/* end excerpt round_trip */
 	return 0;
 }
 

@@ -88,6 +88,7 @@ static const char *check_private_data(const void *sent, uint8_t length,
 int our_refuse_request(struct our_control *control,
 		       const struct rdma_cm_event *event)
 {
+	/* excerpt refuse */
 	struct our_private_data data;
 	struct our_refusal refusal = { .magic = htonl(OUR_PRIVATE_MAGIC) };
 	const char *why;
@@ -101,6 +102,8 @@ int our_refuse_request(struct our_control *control,
 		our_reject(control, &refusal, sizeof(refusal));
 		return -1;
 	}
+	/* end excerpt refuse */
+	/* excerpt adopt */
 	/* Checked against our limits before anything is allocated. */
 	control->count = data.count;
 	control->size = data.size;
@@ -110,6 +113,7 @@ int our_refuse_request(struct our_control *control,
 		     "verify %s",
 		  data.count, data.size, data.buffers,
 		  control->verify ? "yes" : "no");
+	/* end excerpt adopt */
 	return 0;
 }
 

@@ -89,13 +89,16 @@ int our_await_request(struct our_listener *listener,
  */
 static void *watch_events(void *arg)
 {
+	/* excerpt watch_what */
 	struct our_control *control = arg;
 	struct our_cm *cm = control->cm;
 	struct pollfd channel = { .fd = control->cm_id->channel->fd,
 				  .events = POLLIN };
 	struct rdma_cm_event *event;
 	enum rdma_cm_event_type type;
+	/* end excerpt watch_what */
 
+	/* excerpt watch_loop */
 	while (!atomic_load(&cm->stop)) {
 		int ready = poll(&channel, 1, OUR_WATCH_INTERVAL_MS);
 
@@ -119,9 +122,12 @@ static void *watch_events(void *arg)
 		    type == RDMA_CM_EVENT_TIMEWAIT_EXIT)
 			break;
 	}
+	/* end excerpt watch_loop */
+	/* excerpt watch_end */
 	/* Unless asked to stop, the connection is gone. */
 	if (!atomic_load(&cm->stop))
 		atomic_store(&cm->disconnected, true);
+	/* end excerpt watch_end */
 	return NULL;
 }
 /* end excerpt thread */

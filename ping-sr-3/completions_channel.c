@@ -33,6 +33,7 @@ int our_prepare_cq_channel(struct ibv_comp_channel *channel)
 /* excerpt await */
 int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 {
+	/* excerpt wait */
 	struct pollfd channel = { .fd = control->cq->channel->fd,
 				  .events = POLLIN };
 	int found;
@@ -58,5 +59,6 @@ int our_await_completion(struct our_control *control, struct ibv_wc *wc)
 		if (ret <= 0 && our_wait_must_end(control))
 			return -1;
 	}
+	/* end excerpt wait */
 }
 /* end excerpt await */

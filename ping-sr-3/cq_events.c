@@ -30,6 +30,7 @@ static int arm_cq(struct our_control *control)
 
 int our_create_cq(struct our_control *control)
 {
+	/* excerpt cq_channel */
 	int entries = (int)(control->send_depth + control->recv_depth);
 	struct ibv_comp_channel *channel;
 
@@ -44,6 +45,8 @@ int our_create_cq(struct our_control *control)
 		goto out_free;
 	if (our_prepare_cq_channel(channel))
 		goto out_destroy_channel;
+	/* end excerpt cq_channel */
+	/* excerpt cq_create */
 	/* The adapter puts a completion here for each work request done,
 	 * and, once armed, an event on the channel. */
 	control->cq = ibv_create_cq(control->cm_id->verbs, entries, control,
@@ -61,6 +64,7 @@ out_destroy_channel:
 out_free:
 	free(control->completions);
 	return -1;
+	/* end excerpt cq_create */
 }
 
 void our_destroy_cq(struct our_control *control)

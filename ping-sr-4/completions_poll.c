@@ -46,12 +46,14 @@ int our_prepare_cq_channel(struct ibv_comp_channel *channel)
  */
 static int sleep_on_both(struct our_control *control)
 {
+	/* excerpt both_fds */
 	struct pollfd fds[2] = {
 		{ .fd = control->cq->channel->fd, .events = POLLIN },
 		{ .fd = control->cm_id->channel->fd, .events = POLLIN },
 	};
 	uint64_t now = our_now_ns();
 	uint64_t left = 0;
+	/* end excerpt both_fds */
 	struct timespec timeout;
 	sigset_t interrupts;
 	sigset_t awake;

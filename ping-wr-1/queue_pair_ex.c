@@ -68,6 +68,7 @@ static int create_qp_ex(struct our_control *control,
 
 int our_create_qp(struct our_control *control)
 {
+	/* excerpt qp_ex_attr */
 	struct ibv_qp_init_attr attr = our_qp_attr(control);
 	struct ibv_qp_init_attr_ex ex = {
 		.send_cq = attr.send_cq,
@@ -80,7 +81,9 @@ int our_create_qp(struct our_control *control)
 		.pd = control->pd,
 		.send_ops_flags = OUR_SEND_OPS,
 	};
+	/* end excerpt qp_ex_attr */
 
+	/* excerpt qp_ex_create */
 	control->posting = calloc(1, sizeof(*control->posting));
 	if (!control->posting) {
 		our_error("no memory for the posting's state");
@@ -97,6 +100,7 @@ int our_create_qp(struct our_control *control)
 	control->posting->max_inline = ex.cap.max_inline_data;
 	our_trace(1, "extended queue pair: sends of up to %u bytes go inline",
 		  control->posting->max_inline);
+	/* end excerpt qp_ex_create */
 	return 0;
 }
 
@@ -115,6 +119,7 @@ int our_post_send(struct our_control *control,
 		  uint32_t length)
 {
 	/* excerpt batch */
+	/* excerpt batch_start */
 	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(control->qp);
 	bool inline_data = length <= control->posting->max_inline;
 	int ret;
@@ -138,6 +143,8 @@ int our_post_send(struct our_control *control,
 			  length, slot, buffers->slot_size);
 		return -1;
 	}
+	/* end excerpt batch_start */
+	/* excerpt batch_end */
 	/* Inline, the setter copies the bytes into the work request: the
 	 * slot may be written again at once. Otherwise the adapter reads
 	 * them later, from registered memory. */
@@ -147,6 +154,7 @@ int our_post_send(struct our_control *control,
 		ibv_wr_set_sge(qpx, buffers->mr->lkey,
 			       (uintptr_t)our_slot(buffers, slot), length);
 	ret = ibv_wr_complete(qpx);
+	/* end excerpt batch_end */
 	/* end excerpt batch */
 	our_tally(control, "posting", "sends posted", 1);
 	our_tally(control, "posting", inline_data ? "inline" : "not inline", 1);

@@ -387,6 +387,7 @@ int our_prepare_agent(struct our_control *control)
 static int post_reads(struct our_control *control, uint32_t first,
 		      uint32_t n)
 {
+	/* excerpt reads_chain */
 	struct ibv_sge sges[OUR_MAX_BUFFERS];
 	struct ibv_send_wr wrs[OUR_MAX_BUFFERS];
 	struct ibv_send_wr *bad_wr;
@@ -412,12 +413,15 @@ static int post_reads(struct our_control *control, uint32_t first,
 			},
 		};
 	}
+	/* end excerpt reads_chain */
+	/* excerpt reads_post */
 	ret = ibv_post_send(control->qp, wrs, &bad_wr);
 	if (our_verb_error(ret, "ibv_post_send %u RDMA reads, publications "
 				"%" PRIu32 " to %" PRIu32,
 			   n, first, first + n - 1))
 		return -1;
 	return 0;
+	/* end excerpt reads_post */
 }
 /* end excerpt read_chain */
 

@@ -83,6 +83,45 @@ test_no_code_runs_off_its_frame() {
 	return 0
 }
 
+# Code is set at 8 pt or more, readable from the back of a room. Each
+# code block writes its size and frame to the log ("slides-code: 8pt:
+# frame 5: {title}", preamble.tex), one line for each block the deck's
+# .tex holds; a frame under 8 pt is one the build names in
+# build/small-code, and they are few. No frame shrinks to fit, which
+# would make its code smaller than its size says.
+SMALL_CODE_ALLOWED=3
+
+test_code_is_8pt_or_named_by_the_build() {
+	local deck blocks lines line size title report=$SLIDES/build/small-code
+
+	if [ ! -f "$report" ]; then
+		fail "no slides/build/small-code: run make -C slides"
+		return
+	fi
+	for deck in $(decks); do
+		built "$deck" || continue
+		blocks=$(grep -c '^\\begin{Highlighting}' "$SLIDES/build/$deck.tex")
+		lines=$(grep -c '^slides-code: ' "$SLIDES/build/$deck.log")
+		assertEquals "$deck: code blocks, and their sizes in the log" \
+			"$blocks" "$lines"
+		grep -E '^\\begin\{frame\}\[[^]]*(shrink|squeeze)' \
+			"$SLIDES/build/$deck.tex" &&
+			fail "$deck: a frame shrinks to fit, its code with it"
+		while IFS= read -r line; do
+			[[ $line =~ ^slides-code:\ ([0-9.]+)pt:\ frame\ [0-9]+:\ (.*)$ ]] ||
+				{ fail "$deck: an unreadable log line: $line"; continue; }
+			size=${BASH_REMATCH[1]} title=${BASH_REMATCH[2]}
+			title=${title#\{} title=${title%\}}
+			awk -v s="$size" 'BEGIN { exit !(s < 8) }' || continue
+			grep -qF "slides: $deck: frame \"$title\": code at $size pt" "$report" ||
+				fail "$deck: \"$title\" sets code at $size pt, and the build does not say so"
+		done < <(grep '^slides-code: ' "$SLIDES/build/$deck.log")
+	done
+	[ "$(wc -l <"$report")" -le $SMALL_CODE_ALLOWED ] ||
+		fail "over $SMALL_CODE_ALLOWED frames set code under 8 pt: $(<"$report")"
+	return 0
+}
+
 # LaTeX ran until it settled: no log still asks for a rerun (a longtable
 # whose columns moved, labels that changed).
 test_latex_ran_until_it_settled() {
@@ -154,6 +193,8 @@ test_a_good_deck_builds_its_pdf() {
 	build_deck good || fail "a good deck did not build: $(<"$WORK/make.out")"
 	[ "$(head -c 4 "$WORK/slides/build/good.pdf")" = "%PDF" ] ||
 		fail "a good deck left no new PDF"
+	grep -q '^slides-code: 8pt: frame 1: ' "$WORK/slides/build/good.log" ||
+		fail "its code is not logged at 8 pt"
 }
 
 test_page_counts_are_those_recorded() {
