@@ -243,3 +243,19 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe,
 	return REAL(ibv_create_cq)(context, cqe, cq_context, channel,
 				   comp_vector);
 }
+
+/*
+ * atomic-counter: ibv_dereg_mr logs the region's length and, for a region
+ * of 8 bytes (a counter), the value it holds as it is deregistered: what
+ * the peers' atomics left there, read from the memory itself rather than
+ * from what the program prints.
+ */
+int ibv_dereg_mr(struct ibv_mr *mr)
+{
+	if (mr && mr->length == sizeof(uint64_t))
+		log_line("ibv_dereg_mr length=%zu value=%llu", mr->length,
+			 (unsigned long long)*(volatile uint64_t *)mr->addr);
+	else if (mr)
+		log_line("ibv_dereg_mr length=%zu", mr->length);
+	return REAL(ibv_dereg_mr)(mr);
+}
