@@ -245,10 +245,11 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe,
 }
 
 /*
- * atomic-counter: ibv_dereg_mr logs the region's length and, for a region
- * of 8 bytes (a counter), the value it holds as it is deregistered: what
- * the peers' atomics left there, read from the memory itself rather than
- * from what the program prints.
+ * atomic-counter, pubsub-board: ibv_dereg_mr logs the region's length (so
+ * that a checker sees how much was registered: the board a server opens,
+ * say) and, for a region of 8 bytes (a counter), the value it holds as it
+ * is deregistered: what the peers' atomics left there, read from the
+ * memory itself rather than from what the program prints.
  */
 int ibv_dereg_mr(struct ibv_mr *mr)
 {
