@@ -194,6 +194,46 @@ collect_aside() {
 		CLIENT_STATUS=none SERVER_STATUS=none
 }
 
+# run_many NAME SERVER_ARGS CLIENT_ARGS...: a server and several clients
+# at once, the clients started one after the other without waiting, each
+# CLIENT_ARGS the words of one client's arguments (SERVER_ARGS those of
+# the server's). Client K (from 1) writes to $WORK/NAME-K.client.out and
+# logs its verbs as run NAME-K (see calls); the server, as run NAME. Sets
+# SERVER_STATUS and SERVER_OUT, and MANY_STATUS[K] and MANY_OUT[K] for
+# each client; leaves a note, as run does, in the outputs of a program
+# that did not start or did not end in time.
+run_many() {
+	local name=$1 server_args=$2 args k pids=()
+	shift 2
+
+	MANY_STATUS=()
+	MANY_OUT=()
+	export OUR_VERB_LOG=$WORK/$name.verbs
+	# shellcheck disable=SC2086 # the words of the arguments
+	if ! start_server "$name" $server_args; then
+		wait_server
+		echo "checker: the server did not start (status" \
+			"$SERVER_STATUS)" >>"$SERVER_OUT"
+		return 1
+	fi
+	k=0
+	for args; do
+		k=$((k + 1))
+		# shellcheck disable=SC2086
+		OUR_VERB_LOG=$WORK/$name-$k.verbs start_client "$name-$k" $args
+		pids[k]=$CLIENT_PID
+		MANY_OUT[k]=$CLIENT_OUT
+	done
+	CLIENT_PID=
+	for k in "${!pids[@]}"; do
+		wait "${pids[k]}" 2>/dev/null
+		MANY_STATUS[k]=$?
+		note_timeout client "${MANY_STATUS[k]}" "${MANY_OUT[k]}"
+	done
+	wait_server
+	note_timeout server "$SERVER_STATUS" "$SERVER_OUT"
+}
+
 # plural N WORD: "N WORD", with an s unless N is 1, as the reports say.
 plural() {
 	if [ "$1" = 1 ]; then echo "$1 $2"; else echo "$1 ${2}s"; fi
