@@ -39,4 +39,8 @@ test_atomic_counter_checker() {
 	prove atomic-counter "^    seen: the clients posted 0 fetch-and-adds \(0 completed\) and [1-9][0-9]* RDMA reads, writes and compare-and-swaps;"
 }
 
+test_pubsub_board_checker() {
+	prove pubsub-board "^    seen: client: post_reads: TODO is not done yet\$"
+}
+
 . shunit2
