@@ -5,9 +5,9 @@
 # Verified from 1 byte to 1 MiB and from 1 buffer to 16; -x shows the
 # chains and the completions per ibv_poll_cq, and they add up; a stopped
 # agent stops the stream once the ring is full, and it goes on when the
-# agent does; a ring closed to remote writes is explained; both sides run
-# under memcheck to Ctrl-C (the whole run under memcheck is the single
-# pair's, in test_single.sh).
+# agent does; a ring closed to remote writes is explained, and the
+# agent's receive then flushed; both sides run under memcheck to Ctrl-C
+# (the whole run under memcheck is the single pair's, in test_single.sh).
 . "$(dirname "$0")/lib.sh"
 
 STAGE=blast-rdma-1
@@ -169,6 +169,53 @@ test_a_ring_closed_to_remote_writes_is_explained() {
 		"^client: work request failed: remote access error"
 	assert_output "$WORK/client.out" \
 		"^client: [0-9.:]+ refused our RDMA write: the rkey or address it advertised is wrong, or its memory is not registered for this remote access\$"
+}
+
+# The run labs/guide/qp-states.md shows: the refused write puts both
+# queue pairs in the error state, and the receive the agent had posted
+# for the client's next notice is flushed (IBV_WC_WR_FLUSH_ERR), before
+# the client's disconnect tells the agent that it has gone.
+test_a_refused_write_flushes_the_agents_receive() {
+	require_rdma || return 0
+
+	local order
+
+	LD_PRELOAD=$KIT/tests/no-remote-access.so start_server "$STAGE" -T ||
+		return
+	run_client "$STAGE" -c 10 -b 4 -T
+	wait_server
+	assertEquals "client; $(<"$WORK/client.out")" 1 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" \
+		"^client: ibv_post_send 2 RDMA writes from slot 0, 64 bytes each, and a notice -> 0\$"
+	assert_output "$WORK/client.out" \
+		"^client: work completion: work request slot 0, remote access error, 0 bytes\$"
+	assert_output "$WORK/client.out" \
+		"^client: work request failed: remote access error \(status 10, vendor error 0x0\)\$"
+	assert_output "$WORK/client.out" \
+		"^client: [0-9.:]+ refused our RDMA write: the rkey or address it advertised is wrong, or its memory is not registered for this remote access\$"
+	assert_output "$WORK/client.out" \
+		"^client: 0 messages of 64 bytes in $NUMBER s\$"
+	assert_output "$WORK/client.out" "^client: rdma_disconnect [0-9.:]+ -> 0\$"
+	assert_output "$WORK/server.out" \
+		"^server: work completion: send slot 0, success, 24 bytes\$"
+	assert_output "$WORK/server.out" \
+		"^server: work completion: receive slot 1, Work Request Flushed Error, 0 bytes\$"
+	assert_output "$WORK/server.out" \
+		"^server: cm thread: RDMA_CM_EVENT_DISCONNECTED \(status 0\)\$"
+	assert_output "$WORK/server.out" \
+		"^server: our receive failed \(Work Request Flushed Error\): [0-9.:]+ has gone\$"
+	assert_output "$WORK/server.out" \
+		"^server: [0-9.:]+ ended the run after 0 of 10 messages\$"
+	# The flush came first: the agent's queue pair went to the error
+	# state when its adapter refused the write, not at the disconnect
+	# (the client waits half a second for one before it disconnects).
+	order=$(awk '/Work Request Flushed Error, 0 bytes$/ && !f { f = NR }
+		/RDMA_CM_EVENT_DISCONNECTED/ && !d { d = NR }
+		END { print (f && d && f < d) ? "flush first" : "disconnect first" }' \
+		"$WORK/server.out")
+	assertEquals "the agent's receive flushed, then the disconnect; $(<"$WORK/server.out")" \
+		"flush first" "$order"
 }
 
 # Both sides under memcheck, until Ctrl-C ends the client.
