@@ -102,6 +102,13 @@ void our_explain_cm_failure(const char *peer,
 	else if (status == -ENODEV)
 		our_error("no RDMA device reaches %s: give the address of a "
 			  "netdev that has an RDMA device on it", peer);
+	else if (peer && (status == -ENETUNREACH || status == -EHOSTUNREACH))
+		/* The kernel has no interface that is up on the way to the
+		 * peer: on RoCE, the netdev under the device's port is down
+		 * (rdma_resolve_addr fails at once). */
+		our_error("no route to %s: no network interface that is up "
+			  "reaches it; is the RDMA device's port down? "
+			  "('rdma link' shows its state)", peer);
 	else if (!event)
 		return;
 	else if (type == RDMA_CM_EVENT_REJECTED &&

@@ -284,6 +284,65 @@ test_a_server_of_many_goes_on_when_one_clients_link_is_cut() {
 	assert_output "$WORK/atomic.server.out" "^server: 192\.0\.2\.2:[0-9]+ added 100\$"
 }
 
+# port_state: the state of this host's RDMA port (ACTIVE, DOWN).
+port_state() {
+	rdma link show "$DEVICE/1" |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "state") print $(i + 1) }'
+}
+
+# A RoCE port whose netdev is down: the kernel has no way to the peer,
+# rdma_resolve_addr fails at once, and each client says what to look at
+# (labs/guide/troubleshooting.md quotes it). Then the port comes back
+# and the same client gets through.
+test_a_port_that_is_down_is_named() {
+	require_pair || return 0
+	local netdev stage
+
+	netdev=$(rdma link show "$DEVICE/1" |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "netdev") print $(i + 1) }')
+	serve back ping-sr-2 "$PORT"
+	listening back || return
+	ip link set "$netdev" down
+	assertEquals "the port, its netdev down" DOWN "$(port_state)"
+	for stage in ping-sr-0 ping-sr-2 ping-sr-4; do
+		run_program "$KIT/$stage/client" -a "$LAB_PEER" -p "$PORT" -c 1
+		assertEquals "$stage client; $(<"$WORK/program.out")" 1 "$STATUS"
+		assert_output "$WORK/program.out" \
+			"^client: rdma_resolve_addr $LAB_PEER:$PORT: Network is unreachable\$"
+		assert_output "$WORK/program.out" \
+			"^client: no route to $LAB_PEER:$PORT: no network interface that is up reaches it; is the RDMA device's port down\\? \\('rdma link' shows its state\\)\$"
+	done
+	ip link set "$netdev" up
+	for _ in $(seq 30); do
+		[ "$(port_state)" = ACTIVE ] && break
+		sleep 1
+	done
+	assertEquals "the port, its netdev up again" ACTIVE "$(port_state)"
+	connect back ping-sr-2 "$PORT" -c 3 -v
+	await back.client
+	assertEquals "client, the port up; $(<"$WORK/back.client.out")" 0 "$STATUS"
+	await back.server
+	assertEquals "server; $(<"$WORK/back.server.out")" 0 "$STATUS"
+}
+
+# An address on the link's network where no host answers: address
+# resolution asks the link who has it, hears nothing, and gives up
+# within seconds, which the kit calls no route.
+test_an_address_no_host_answers_has_no_route() {
+	require_pair || return 0
+
+	run_program "$KIT/ping-sr-0/client" -a 192.0.2.9 -p "$PORT" -c 1
+	assertEquals "ping-sr-0 client; $(<"$WORK/program.out")" 1 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^client: rdma_resolve_addr 192\\.0\\.2\\.9:$PORT: Connection timed out\$"
+	assert_output "$WORK/program.out" "^client: no route to 192\\.0\\.2\\.9:$PORT\$"
+	run_program "$KIT/ping-sr-2/client" -a 192.0.2.9 -p "$PORT" -c 1
+	assertEquals "ping-sr-2 client; $(<"$WORK/program.out")" 1 "$STATUS"
+	assert_output "$WORK/program.out" \
+		"^client: 192\\.0\\.2\\.9:$PORT: RDMA_CM_EVENT_ADDR_ERROR where RDMA_CM_EVENT_ADDR_RESOLVED was due \\(status -110\\)\$"
+	assert_output "$WORK/program.out" "^client: no route to 192\\.0\\.2\\.9:$PORT\$"
+}
+
 # refused REGEX ARGS...: labs/link ARGS fails, saying REGEX.
 refused() {
 	local regex=$1
