@@ -25,7 +25,7 @@
 /* The options, and their values when they are not given. */
 struct our_options {
 	const char *address; /* -a: NULL lets a server listen on all */
-	uint32_t port;       /* -p: 12321 */
+	uint32_t port;       /* -p: $OUR_PORT if set, else 12321 */
 	uint32_t count;      /* -c: round trips or messages: 100 */
 	uint32_t duration;   /* -D: seconds instead of a count; 0: -c */
 	uint32_t size;       /* -s: bytes per message: 64 */
@@ -84,8 +84,10 @@ extern const struct our_option our_server_address[];
 /*
  * Fill options from argv, as program's tables say. Sets our_program_name
  * for the messages. Prints usage itself for -h and for bad usage, naming
- * the stage the program was built for (OUR_STAGE). Returns -1 to go on
- * with the program, or the exit status: 0 after -h, 2 for bad usage.
+ * the stage the program was built for (OUR_STAGE). A program that takes
+ * -p takes its default from the environment's OUR_PORT, when set, and
+ * refuses one that is not a port as bad usage. Returns -1 to go on with
+ * the program, or the exit status: 0 after -h, 2 for bad usage.
  */
 int our_parse_options(const struct our_program *program, int argc,
 		      char *argv[], struct our_options *options);

@@ -11,6 +11,9 @@ KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LIMIT=${OUR_TEST_LIMIT:-60}
 # Each test takes fresh ports so no run meets the last one's leftovers.
 PORT=${OUR_TEST_PORT:-20000}
+# The tests name every port they use; a student's OUR_PORT (the
+# programs' default port) must not change what a README's block shows.
+unset OUR_PORT
 # A run is named by its stage, the kit's folder of its programs; its
 # outputs are $WORK/server.out and $WORK/client.out (see programs.sh).
 PROGRAMS_DIR=

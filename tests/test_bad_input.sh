@@ -169,6 +169,49 @@ test_bad_port() {
 	usage_refused "-p must be 1 to 65535, not 'http'" -p http
 }
 
+# OUR_PORT, when set, is the port of a program not given -p: students
+# who share a machine each set their own. One that is not a port is
+# refused, as -p's would be, by every program that takes -p.
+test_bad_port_in_the_environment() {
+	local stage program value
+
+	for value in http 0 65536 12321x; do
+		for stage in $USAGE_STAGES; do
+			for program in client server; do
+				refused 2 "^$program: OUR_PORT must be 1 to 65535, not '$value'\$" \
+					env OUR_PORT="$value" \
+					"$KIT/$stage/$program" -a 192.0.2.1
+			done
+		done
+	done
+	# Even beside a -p that would do: the setting is wrong either way.
+	refused 2 "^client: OUR_PORT must be 1 to 65535, not 'http'\$" \
+		env OUR_PORT=http "$KIT/ping-sr-0/client" -a 192.0.2.1 -p 12321
+	run_program "$KIT/ping-sr-0/client" -h
+	assert_output "$WORK/program.out" \
+		'^  -p PORT      port [(]default: [$]OUR_PORT if set, else 12321[)]$'
+}
+
+test_port_from_the_environment() {
+	require_rdma || return 0
+	local far=$((PORT + 500))
+
+	# The server and the client meet on OUR_PORT, neither given -p.
+	OUR_PORT=$PORT timeout -k 5 "$LIMIT" "$KIT/ping-sr-1/server" \
+		-a "$ADDR" >"$WORK/server.out" 2>&1 &
+	SERVER_PID=$!
+	wait_for_line "$WORK/server.out" "^server: listening on [^ ]*:$PORT\$" \
+		"$SERVER_PID" "$LIMIT" ||
+		fail "the server did not listen on OUR_PORT $PORT: $(<"$WORK/server.out")"
+	run_program env OUR_PORT="$PORT" "$KIT/ping-sr-1/client" -a "$ADDR" -c 3 -v
+	assertEquals "client on OUR_PORT; $(<"$WORK/program.out")" 0 "$STATUS"
+	wait_server
+	assertEquals "server on OUR_PORT; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
+	# -p wins over OUR_PORT.
+	refused 1 "^client: no server listens at $ADDR:$far\$" \
+		env OUR_PORT="$PORT" "$KIT/ping-sr-1/client" -a "$ADDR" -p "$far"
+}
+
 test_client_needs_an_address() {
 	local stage
 
