@@ -8,6 +8,8 @@
 #   make single  each program in one C file to copy: STAGE/single/
 #   make slides  the course's decks into slides/build/, the lab guide
 #                into labs/guide/build/
+#   make handout the students' copy, without the answer key or the
+#                solutions: build/handout/rdma-kit/ and its .tar.gz
 #
 # demo, check and lab first install what is missing when run as root; run
 # by anyone else, they print the command to run once as root (sudo
@@ -25,7 +27,7 @@ LAB = labs/lab
 JOBS := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 SINGLE = $(STAGES:%=single-%)
 
-.PHONY: all deps demo check lab install clean diff single slides proofs \
+.PHONY: all deps demo check lab install clean diff single slides proofs handout \
 	$(BUILT) $(SINGLE)
 
 all: $(BUILT)
@@ -85,6 +87,12 @@ slides:
 	labs/install-deps slides
 	$(MAKE) -C slides all guide
 
+# The students' copy (labs/handout): the kit's files with the guide's
+# pages and the decks built first, but the answer key and the solutions.
+HANDOUT = build/handout
+handout: slides
+	labs/handout $(HANDOUT)
+
 # What stage TO adds to stage FROM: make diff FROM=ping-sr-2 TO=ping-sr-3
 diff:
 	@labs/stage-diff $(FROM) $(TO)
@@ -95,3 +103,4 @@ install: all
 clean:
 	for stage in $(BUILT); do $(MAKE) -C $$stage clean || exit 1; done
 	$(MAKE) -C slides clean
+	rm -rf $(HANDOUT)
