@@ -12,22 +12,25 @@
 
 # QEMU: --version; else it notes the accelerator it was given in
 # $FAKE_HOST/qemu.log (and its -netdev in netdev.log, its -append in
-# append.log) and "boots" the guest: on KVM it hangs unless
+# append.log, its -smp and -m in size.log) and "boots" the guest: on KVM it hangs unless
 # FAKE_KVM is works; otherwise it leaves the command's status 0 where the
 # guest would (in the run directory that -append names, beside -initrd).
 FAKE_QEMU='[ "$1" = --version ] && echo "QEMU emulator version 0.0 (fake)" && exit
-accel= run= cache=
+accel= run= cache= size=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-accel) accel=${2%%,*} ;;
 	-append) run=${2##*lab.run=} run=${run%% *}
 		echo "$2" >>"$FAKE_HOST/append.log" ;;
 	-netdev) echo "$2" >>"$FAKE_HOST/netdev.log" ;;
+	-smp) size="-smp $2" ;;
+	-m) size="$size -m $2" ;;
 	-initrd) cache=${2%/*} ;;
 	esac
 	shift
 done
 echo "$accel" >>"$FAKE_HOST/qemu.log"
+echo "$size" >>"$FAKE_HOST/size.log"
 [ "$accel" = kvm ] && [ "${FAKE_KVM:-}" != works ] && exec sleep 600
 echo 0 >"$cache/$run/status"'
 
@@ -113,8 +116,10 @@ test_the_lab_refuses_a_bad_accelerator_or_probe_time() {
 lab() {
 	: >"$WORK/netdev.log"
 	: >"$WORK/append.log"
+	: >"$WORK/size.log"
 	cd "$COPY" || return
 	run_program env -u LAB_LINK_PORT -u LAB_PAIR -u LAB_HOST \
+		-u LAB_MEMORY -u LAB_CPUS \
 		PATH="$COPY/bin:$PATH" FAKE_HOST="$WORK" LAB_ACCEL=tcg \
 		LAB_QUIET=1 "${LAB_ENV[@]}" "$COPY/labs/lab" "$@"
 	cd - >/dev/null || return
@@ -156,6 +161,51 @@ dgram,id=link,local.type=inet,local.host=127.0.0.1,local.port=$port,remote.type=
 	lab run -- true
 	assertEquals "one guest; $(<"$WORK/program.out")" 0 "$STATUS"
 	assertEquals "one guest, no link" "" "$(<"$WORK/netdev.log")"
+}
+
+# The guest's size: LAB_MEMORY (MiB) and LAB_CPUS reach QEMU's command
+# line, for the one guest and for each host of a pair, the defaults
+# otherwise; a value the machine cannot give is refused, nothing booted.
+test_lab_memory_and_lab_cpus_size_the_guests() {
+	local port bad
+
+	LAB_ENV=(LAB_GUEST=1)
+	lab run -- true
+	assertEquals "one guest; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "the one guest's default" "-smp 2 -m 4096" \
+		"$(<"$WORK/size.log")"
+	LAB_ENV=(LAB_GUEST=1 LAB_MEMORY=1536 LAB_CPUS=1)
+	lab run -- true
+	assertEquals "one guest, sized; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "the one guest, sized" "-smp 1 -m 1536" \
+		"$(<"$WORK/size.log")"
+	port=$(free_ports)
+	LAB_ENV=(LAB_LINK_PORT="$port")
+	lab pair run -- true
+	assertEquals "a pair; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "a pair's default" "-smp 1 -m 2048
+-smp 1 -m 2048" "$(<"$WORK/size.log")"
+	LAB_ENV=(LAB_LINK_PORT="$port" LAB_MEMORY=1024)
+	lab pair run -- true
+	assertEquals "a pair, sized; $(<"$WORK/program.out")" 0 "$STATUS"
+	assertEquals "a pair, sized" "-smp 1 -m 1024
+-smp 1 -m 1024" "$(<"$WORK/size.log")"
+	for bad in 0 511 two 4G 1024.5 99999999; do
+		LAB_ENV=(LAB_GUEST=1 LAB_MEMORY="$bad")
+		lab run -- true
+		assertEquals "LAB_MEMORY=$bad; $(<"$WORK/program.out")" 125 "$STATUS"
+		assert_output "$WORK/program.out" \
+			"^lab: LAB_MEMORY must be MiB from 512 to [0-9]+ \\(this machine's memory\\), not '$bad'\$"
+		assertEquals "LAB_MEMORY=$bad: nothing booted" "" "$(<"$WORK/size.log")"
+	done
+	for bad in 0 two 1.5 99999; do
+		LAB_ENV=(LAB_LINK_PORT="$port" LAB_CPUS="$bad")
+		lab pair run -- true
+		assertEquals "LAB_CPUS=$bad; $(<"$WORK/program.out")" 125 "$STATUS"
+		assert_output "$WORK/program.out" \
+			"^lab: LAB_CPUS must be from 1 to [0-9]+ \\(this machine's CPUs\\), not '$bad'\$"
+		assertEquals "LAB_CPUS=$bad: nothing booted" "" "$(<"$WORK/size.log")"
+	done
 }
 
 test_a_pair_refuses_a_port_someone_holds_and_bad_requests() {
