@@ -13,9 +13,6 @@
 #include "options.h"
 #include "report.h"
 
-/* The port when -p is not given: OUR_PORT's, where it is set. */
-#define OUR_DEFAULT_PORT 12321u
-
 #define OUR_PORT_OPTION                                                    \
 	{ 'p', 65535, OUR_FIELD(port),                                      \
 	  "-p PORT      port (default: $OUR_PORT if set, else 12321)" }
@@ -104,16 +101,16 @@ static const struct our_option *find_option(const struct our_program *program,
 int our_parse_options(const struct our_program *program, int argc,
 		      char *argv[], struct our_options *options)
 {
-	/* Students who share a machine each set their own OUR_PORT. */
-	const char *port = getenv("OUR_PORT");
-	bool bad_port = false;
+	const char *port = getenv("OUR_PORT"); /* one for each student */
 
 	our_program_name = program->name;
-	*options = (struct our_options){ .port = OUR_DEFAULT_PORT,
-					 .count = 100, .size = 64,
-					 .buffers = 4, .clients = 1 };
-	if (port && find_option(program, "-p"))
-		bad_port = !parse_number(port, 65535, &options->port);
+	*options = (struct our_options){ .port = 12321, .count = 100,
+					 .size = 64, .buffers = 4,
+					 .clients = 1 };
+	if (port && find_option(program, "-p") &&
+	    !parse_number(port, 65535, &options->port))
+		return bad_usage(program, "OUR_PORT must be 1 to 65535, not '%s'",
+				 port);
 	for (int i = 1; i < argc; i++) {
 		const struct our_option *row = find_option(program, argv[i]);
 		char *field = (char *)options + (row ? row->field : 0);
@@ -140,9 +137,6 @@ int our_parse_options(const struct our_program *program, int argc,
 			return bad_usage(program, "%s must be 1 to %u, not '%s'",
 					 argv[i - 1], row->max, argv[i]);
 	}
-	if (bad_port)
-		return bad_usage(program, "OUR_PORT must be 1 to 65535, not '%s'",
-				 port);
 	if (program->needs_address && !options->address)
 		return bad_usage(program,
 				 "the server's address is required: -a HOST");

@@ -84,10 +84,8 @@ extern const struct our_option our_server_address[];
 /*
  * Fill options from argv, as program's tables say. Sets our_program_name
  * for the messages. Prints usage itself for -h and for bad usage, naming
- * the stage the program was built for (OUR_STAGE). A program that takes
- * -p takes its default from the environment's OUR_PORT, when set, and
- * refuses one that is not a port as bad usage. Returns -1 to go on with
- * the program, or the exit status: 0 after -h, 2 for bad usage.
+ * the stage the program was built for (OUR_STAGE). Returns -1 to go on
+ * with the program, or the exit status: 0 after -h, 2 for bad usage.
  */
 int our_parse_options(const struct our_program *program, int argc,
 		      char *argv[], struct our_options *options);
