@@ -31,34 +31,37 @@ plan_faults() {
 }
 
 test_the_two_days_add_up_and_name_what_exists() {
+	local status
+
 	"$KIT/tests/course-plan" >"$WORK/faults" 2>&1
-	assertEquals "course-plan's faults: $(<"$WORK/faults")" 0 $?
+	status=$?
+	assertEquals "course-plan's faults: $(<"$WORK/faults")" 0 "$status"
 }
 
 test_a_slot_whose_minutes_do_not_add_up_is_found() {
 	plan_copy
-	sed -i 's/| 10 + 35 + 25 = 70 |/| 10 + 35 + 25 = 75 |/' \
+	sed -i 's/| 10 + 35 + 10 = 55 |/| 10 + 35 + 10 = 60 |/' \
 		"$WORK/kit/labs/guide/days.md"
 	plan_faults
 	assertFalse "a wrong sum passed" $?
-	assert_output "$WORK/faults" "^course-plan: day one, 10:20: 10 \+ 35 \+ 25 = 75 does not add up\$"
-	assert_output "$WORK/faults" "^course-plan: day one: the slot at 11:30 follows one that ends at 11:35\$"
+	assert_output "$WORK/faults" "^course-plan: day one, 10:20: 10 \+ 35 \+ 10 = 60 does not add up\$"
+	assert_output "$WORK/faults" "^course-plan: day one: the slot at 11:15 follows one that ends at 11:20\$"
 }
 
 test_a_deck_or_an_exercise_left_out_is_found() {
 	plan_copy
-	sed -i 's/^| 10:05 | \[7\](session-7.md) | 13 |/| 10:05 | [7](session-7.md) | — |/; s/| rdma-read |/| — |/' \
+	sed -i 's/^| 10:00 | \[7\](session-7.md) | 13 |/| 10:00 | [7](session-7.md) | — |/; s/| ping-sr-2e |/| — |/' \
 		"$WORK/kit/labs/guide/days.md"
 	plan_faults
-	assertFalse "a plan without deck 13 and rdma-read passed" $?
+	assertFalse "a plan without deck 13 and ping-sr-2e passed" $?
 	assert_output "$WORK/faults" "^course-plan: deck 13-blast-rdma-1 is shown 0 times\$"
-	assert_output "$WORK/faults" "^course-plan: exercise rdma-read is in the plan 0 times\$"
-	assert_output "$WORK/faults" "^course-plan: day two, 09:00: minutes for an exercise, and none named\$"
+	assert_output "$WORK/faults" "^course-plan: exercise ping-sr-2e is in the plan 0 times\$"
+	assert_output "$WORK/faults" "^course-plan: day one, 10:20: minutes for an exercise, and none named\$"
 }
 
 test_a_session_given_another_time_than_its_page_is_found() {
 	plan_copy
-	sed -i 's/| 0 + 40 + 15 = 55 |/| 0 + 30 + 25 = 55 |/' \
+	sed -i 's/| 0 + 40 + 0 = 40 |/| 0 + 30 + 10 = 40 |/' \
 		"$WORK/kit/labs/guide/days.md"
 	plan_faults
 	assertFalse "session 11 in 30 minutes passed" $?
@@ -67,11 +70,13 @@ test_a_session_given_another_time_than_its_page_is_found() {
 
 test_instructor_page_and_readme_that_disagree_are_found() {
 	plan_copy
-	sed -i 's/| rnr-retry |$/| none |/' "$WORK/kit/labs/guide/instructor.md"
+	sed -i 's/| rnr-retry |$/| none |/; s/^\(| \[7\](session-7.md): .*\) 20 min |/\1 25 min |/' \
+		"$WORK/kit/labs/guide/instructor.md"
 	sed -i 's/two days/a day/g; s/pubsub-board//g' "$WORK/kit/README.md"
 	plan_faults
 	assertFalse "disagreeing pages passed" $?
 	assert_output "$WORK/faults" "^course-plan: session 11: instructor.md hands out '', the plan 'rnr-retry'\$"
+	assert_output "$WORK/faults" "^course-plan: session 7 takes 20 min in index.md, 25 min in instructor.md\$"
 	assert_output "$WORK/faults" "^course-plan: README.md does not say the course takes two days\$"
 	assert_output "$WORK/faults" "^course-plan: README.md does not name exercise pubsub-board\$"
 }
