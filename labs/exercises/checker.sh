@@ -6,7 +6,11 @@
 # client against each other, every run bounded in time, as the kit's
 # tests/programs.sh runs them. Each check ends in one line, `PASS: what`
 # or `FAIL: what (hint: ...)`, a failure followed by what the checker
-# saw; the checker exits 1 while any check fails.
+# saw; the checker exits 1 while any check fails, and then keeps the
+# runs' whole outputs and verb logs in the exercise's folder (see
+# summary). A checker counts the verbs the programs really call (calls,
+# verb_log.c) and proves the student's file is what was built
+# (built_from): trace lines and Makefiles can be made to say anything.
 
 EXERCISE_DIR=$(cd "$(dirname "$0")" && pwd)
 EXERCISE=${EXERCISE_DIR##*/}
@@ -14,8 +18,12 @@ KIT=$(cd "$EXERCISE_DIR/../../.." && pwd)
 . "$KIT/tests/programs.sh"
 # Every run is bounded: a hang is a symptom to report, not a wait.
 LIMIT=${OUR_CHECK_LIMIT:-30}
-# Each run takes a fresh port, from the exercise's own range.
-PORT=${OUR_CHECK_PORT:-${CHECK_PORT:-12400}}
+# Each run takes a fresh port, from the exercise's own range: CHECK_PORT
+# is where it starts when the programs' default port is 12321; a student
+# who gives themself a range of ports on a shared machine (OUR_PORT, the
+# programs' default port when set) moves it with theirs. OUR_CHECK_PORT
+# sets it outright (the kit's tests).
+PORT=${OUR_CHECK_PORT:-$((${CHECK_PORT:-12400} - 12321 + ${OUR_PORT:-12321}))}
 FRESH_PORTS=yes
 # Every run starts the programs built in the exercise's folder, whatever
 # its name; the outputs of each run are kept, named after it (see
@@ -31,9 +39,20 @@ ASIDE_PIDS=
 
 WORK=$(mktemp -d)
 # Every program run records the verbs it really calls (verb_log.c), one
-# log a run, both sides in it: see calls.
+# log a run, both sides in it: see calls. The log of run NAME is
+# $WORK/NAME.verbs, named as its outputs are (output_of, programs.sh),
+# whatever starts the run: run, or a check's own start_server.
 export LD_PRELOAD=$KIT/labs/exercises/verb_log.so
-# end_runs: stop whatever still runs and remove the outputs.
+eval "programs_$(declare -f output_of)"
+output_of() {
+	programs_output_of "$@"
+	export OUR_VERB_LOG=$WORK/$2.verbs
+}
+# Where a failed check's outputs are kept, in the exercise's folder; a
+# student who set OUR_PORT has a folder of their own.
+KEPT=check-outputs${OUR_PORT:+-$OUR_PORT}
+# end_runs: stop whatever still runs and remove the outputs (summary has
+# kept them, if a check failed).
 end_runs() {
 	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
 	[ -n "$CLIENT_PID" ] && kill "$CLIENT_PID" 2>/dev/null
@@ -62,15 +81,28 @@ fail() {
 # symptom FILE...: what went wrong: first the notes the checker left in
 # the programs' outputs FILE (`checker: ...`), then what the programs said:
 # the lines of each FILE that are neither a trace (`verb -> result`) nor
-# one of the lines a good run prints, at most 4 of each.
+# one of the lines a good run prints, at most 4 of each; and, of a FILE
+# whose program hung, its last line before the checker's note: where it
+# stopped, trace line or not.
 symptom() {
-	local file line shown
+	local file line shown last
 
 	seen "^checker: " "$@"
 	for file; do
 		[ -r "$file" ] || continue
 		shown=0
-		while IFS= read -r line && [ $shown -lt 4 ]; do
+		last=
+		while IFS= read -r line; do
+			case $line in
+			"checker: "*"hung"*)
+				[ -n "$last" ] &&
+					echo "    seen: its last line before the hang: $last"
+				last=
+				continue ;;
+			"checker: "* | "") continue ;;
+			esac
+			last=$line
+			[ $shown -lt 4 ] || continue
 			case $line in
 			*" -> "* | *": listening on "* | *" connected" | \
 				*" round trips of "* | *" messages of "* | \
@@ -80,8 +112,7 @@ symptom() {
 				*": cm thread"* | *": rdma_destroy_"* | \
 				*": private data: "* | *": adopting "* | \
 				*": connection request from "* | \
-				*": advertising "* | *"'s memory: "* | \
-				"checker: "* | "")
+				*": advertising "* | *"'s memory: "*)
 				continue ;;
 			esac
 			echo "    seen: $line"
@@ -107,8 +138,19 @@ seen() {
 	done
 }
 
-# summary: the count of checks, and the checker's exit status.
+# summary: the count of checks, and the checker's exit status. When a
+# check failed, the runs' outputs are kept in the exercise's folder (KEPT):
+# each program's whole output, trace lines included, and each run's verb
+# log; a full pass removes what an earlier run kept.
 summary() {
+	local kept=$EXERCISE_DIR/$KEPT
+
+	rm -rf "$kept"
+	if [ "$FAILED" -gt 0 ] && mkdir -p "$kept" &&
+		cp -p "$WORK"/* "$kept/" 2>/dev/null; then
+		echo "outputs kept in ${kept#"$KIT/"}/ (each program's whole" \
+			"output and each run's verb log)"
+	fi
 	echo "$EXERCISE: $PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
 }
@@ -133,24 +175,7 @@ need_lab() {
 # client; sets CLIENT_STATUS and SERVER_STATUS, and leaves a note in the
 # outputs of a side that did not start or did not end in time.
 run() {
-	local name=$1
-	shift
-
-	split_args "$@"
-	export OUR_VERB_LOG=$WORK/$name.verbs
-	CLIENT_STATUS=none
-	output_of client "$name"
-	if ! start_server "$name" "${SERVER_ARGS[@]}"; then
-		wait_server
-		echo "checker: the server did not start (status" \
-			"$SERVER_STATUS)" >>"$SERVER_OUT"
-		return 1
-	fi
-	start_client "$name" "${CLIENT_ARGS[@]}"
-	wait_client
-	wait_server
-	note_timeout client "$CLIENT_STATUS" "$CLIENT_OUT"
-	note_timeout server "$SERVER_STATUS" "$SERVER_OUT"
+	mixed_run "$1" "$EXERCISE_DIR" "$EXERCISE_DIR" "${@:2}"
 }
 
 # note_timeout SIDE STATUS FILE: say in FILE that SIDE was killed when its
@@ -264,7 +289,85 @@ ping_pong() {
 # server) the verb log holds whose line matches the extended REGEX,
 # which starts with the verb's name (`ibv_post_send opcode=2`, say).
 calls() {
-	grep -Ecs "^$2 $3" "$WORK/$1.verbs"
+	local count
+
+	count=$(grep -Ecs "^$2 $3" "$WORK/$1.verbs")
+	echo "${count:-0}"
+}
+
+# made_before NAME SIDE FIRST THEN: in run NAME's verb log, SIDE called
+# a verb matching the extended regex FIRST before each call matching THEN
+# (both start with the verb's name), since the one before; and THEN at
+# least once. librdmacm logs its own calls too, after the verb that makes
+# them: an id made without a channel logs rdma_create_id, then the
+# channel librdmacm makes for it; one made on the program's channel, the
+# channel first.
+made_before() {
+	awk -v side="$2" -v first="^$3" -v then="^$4" '
+		$1 != side { next }
+		{ $1 = ""; sub(/^ /, "") }
+		$0 ~ then { seen++; if (!ready) bad++; ready = 0; next }
+		$0 ~ first { ready = 1 }
+		END { exit !(seen > 0 && bad == 0) }' "$WORK/$1.verbs" 2>/dev/null
+}
+
+# built_from FILE...: the programs in the exercise's folder were built
+# from the folder's own FILE (a .c the student writes or fixes): make's
+# record of each object's sources (.build/*.d, which gcc writes) names
+# FILE of this folder as the source of its object, and both programs
+# are newer than that object. A Makefile that names the kit's piece in
+# place of the student's builds the object from the kit's file. Prints
+# what it found when not.
+built_from() {
+	local file deps source
+
+	for file; do
+		deps=$EXERCISE_DIR/.build/${file%.c}.d
+		source=
+		[ -r "$deps" ] && source=$(awk '{ for (i = 1; i <= NF; i++)
+				if ($i ~ /\.c$/) { print $i; exit } }' "$deps")
+		case $source in
+		"$file" | "$EXERCISE_DIR/$file") ;;
+		"")
+			echo "    seen: no object of $file in .build/: the" \
+				"Makefile does not build it"
+			return 1 ;;
+		*)
+			echo "    seen: .build/${file%.c}.o was built from" \
+				"$source, not this folder's $file"
+			return 1 ;;
+		esac
+		if [ "$EXERCISE_DIR/client" -ot "$EXERCISE_DIR/.build/${file%.c}.o" ] ||
+			[ "$EXERCISE_DIR/server" -ot "$EXERCISE_DIR/.build/${file%.c}.o" ]; then
+			echo "    seen: the programs are older than" \
+				".build/${file%.c}.o: build them again (make)"
+			return 1
+		fi
+	done
+}
+
+# mixed_run NAME SERVER_DIR CLIENT_DIR CLIENT_ARGS [-- SERVER_ARGS]: run
+# does, with the server of SERVER_DIR and the client of CLIENT_DIR: the
+# student's programs against the kit's own (a stage's folder), which
+# speak the wire's format as the kit defines it.
+mixed_run() {
+	local name=$1 server_dir=$2 client_dir=$3
+	shift 3
+
+	split_args "$@"
+	CLIENT_STATUS=none
+	output_of client "$name"
+	if ! PROGRAMS_DIR=$server_dir start_server "$name" "${SERVER_ARGS[@]}"; then
+		wait_server
+		echo "checker: the server did not start (status" \
+			"$SERVER_STATUS)" >>"$SERVER_OUT"
+		return 1
+	fi
+	PROGRAMS_DIR=$client_dir start_client "$name" "${CLIENT_ARGS[@]}"
+	wait_client
+	wait_server
+	note_timeout client "$CLIENT_STATUS" "$CLIENT_OUT"
+	note_timeout server "$SERVER_STATUS" "$SERVER_OUT"
 }
 
 # ended_well: the last run's client and server both exited 0.

@@ -19,6 +19,13 @@ all: $(EXERCISES_DIR)/verb_log.so
 check: all
 	$(KIT)/labs/lab run -- ./check
 
+# The kit's stages whose programs a checker runs against the student's
+# (PEERS, by folder: ../../../ping-rdma-1), built with the exercise.
+.PHONY: $(PEERS)
+all: $(PEERS)
+$(PEERS):
+	$(MAKE) -C $@ client server
+
 # The checkers' record of the verbs a program calls (see verb_log.c).
 $(EXERCISES_DIR)/verb_log.so: $(EXERCISES_DIR)/verb_log.c
 	$(CC) -Wall -Wextra -Werror $(shell pkg-config --cflags librdmacm) \

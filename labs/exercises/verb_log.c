@@ -260,3 +260,10 @@ int ibv_dereg_mr(struct ibv_mr *mr)
 		log_line("ibv_dereg_mr length=%zu", mr->length);
 	return REAL(ibv_dereg_mr)(mr);
 }
+
+/* The break-down of a completion channel: a checker sees the CQ really
+ * destroyed (the line comes before the call, which waits until every
+ * event taken is acknowledged). */
+WRAP(int, ibv_destroy_cq, (struct ibv_cq *cq), (cq))
+WRAP(int, ibv_destroy_comp_channel, (struct ibv_comp_channel *channel),
+     (channel))
