@@ -3,8 +3,8 @@
  * completions_channel.c - wait for a work completion by sleeping on a
  * completion channel until the adapter signals one.
  *
- * bug-lost-wakeup, a bug hunt: this is ping-sr-3's completions piece,
- * written another way, with one mistake in it (see README.md).
+ * bug-lost-wakeup, a bug hunt: a completions piece that sleeps, with one
+ * mistake in it (see README.md).
  *
  * Arm the CQ (ibv_req_notify_cq): its next completion then raises an
  * event on the channel. Sleep until the channel's fd is readable, take

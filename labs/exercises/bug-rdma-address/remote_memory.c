@@ -10,9 +10,8 @@
  * data of a connection request is checked, since a wrong address or key
  * is found out only when a write fails.
  *
- * bug-rdma-address, a bug hunt: this is a copy of ping-rdma-1's
- * remote_memory.c with one mistake in it, built in place of the stage's
- * (see README.md).
+ * bug-rdma-address, a bug hunt: ping-rdma-1's memory piece, with one
+ * mistake in it (see README.md).
  */
 #include <arpa/inet.h>
 #include <endian.h>

@@ -3,8 +3,8 @@
  * buffers.c - the protection domain, the memory registered in it, and the
  * data that fills it.
  *
- * bug-recv-access, a bug hunt: this is a copy of common/buffers.c with
- * one mistake in it, built in place of common's (see README.md).
+ * bug-recv-access, a bug hunt: the buffers piece every program shares,
+ * with one mistake in it (see README.md).
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -7,9 +7,8 @@
  * readable when a completion arrives on a queue that was armed
  * (ibv_req_notify_cq); ibv_get_cq_event takes the event.
  *
- * bug-unacked-events, a bug hunt: this is a copy of ping-sr-3's
- * cq_events.c with one mistake in it, built in place of the stage's (see
- * README.md).
+ * bug-unacked-events, a bug hunt: the completion channel's verbs, with
+ * one mistake in them (see README.md).
  */
 #include <errno.h>
 #include <stdlib.h>
