@@ -82,30 +82,34 @@ fail() {
 # the programs' outputs FILE (`checker: ...`), then what the programs said:
 # the lines of each FILE that are neither a trace (`verb -> result`) nor
 # one of the lines a good run prints, at most 4 of each; and, of a FILE
-# whose program hung, its last line before the checker's note: where it
+# whose program hung, the last line it printed before it was stopped
+# (before `interrupted by SIGTERM`, after which it tears down): where it
 # stopped, trace line or not.
 symptom() {
-	local file line shown last
+	local file line shown last stopped
 
 	seen "^checker: " "$@"
 	for file; do
 		[ -r "$file" ] || continue
 		shown=0
 		last=
+		stopped=
 		while IFS= read -r line; do
 			case $line in
 			"checker: "*"hung"*)
-				[ -n "$last" ] &&
-					echo "    seen: its last line before the hang: $last"
-				last=
+				stopped=${stopped:-$last}
+				[ -n "$stopped" ] &&
+					echo "    seen: its last line before the hang: $stopped"
 				continue ;;
 			"checker: "* | "") continue ;;
+			*": interrupted by SIG"*)
+				stopped=${stopped:-$last} ;;
 			esac
 			last=$line
 			[ $shown -lt 4 ] || continue
 			case $line in
 			*" -> "* | *": listening on "* | *" connected" | \
-				*" round trips of "* | *" messages of "* | \
+				*" round trip"*" of "* | *" message"*" of "* | \
 				*": latency "* | *": rate: "* | *": cpu: "* | \
 				*": busy polling: "* | *": completion channel: "* | \
 				*": flow control: "* | *": posting: "* | \
