@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The exercises as files: each has what a student needs and a solution
+# that applies; each way around a lesson kept beside the solutions
+# (labs/solutions/NAME.gaming/ATTEMPT.patch) belongs to an exercise,
+# applies, and says what its checker must answer; and a bug hunt does not
+# name the kit's file it was made from, or diff would give the answer.
+# These read files; no device is needed, so make check runs them on the
+# host. The checkers themselves are proved in the lab: test_exercises.sh.
+# tests/run: host
+. "$(dirname "$0")/lib.sh"
+
+EXERCISES=$KIT/labs/exercises
+SOLUTIONS=$KIT/labs/solutions
+
+# exercise_names: every exercise, a folder of labs/exercises with a
+# checker or a README.
+exercise_names() {
+	local dir
+
+	for dir in "$EXERCISES"/*/; do
+		dir=${dir%/}
+		[ -e "$dir/check" ] || [ -e "$dir/README.md" ] || continue
+		echo "${dir##*/}"
+	done
+}
+
+# applies PATCH: PATCH applies to the kit as it is (a dry run).
+applies() {
+	patch --dry-run -s -f -p1 -d "$KIT" <"$1" >"$WORK/patch.out" 2>&1
+}
+
+test_each_exercise_has_its_files_and_a_solution_that_applies() {
+	local name
+
+	for name in $(exercise_names); do
+		assertTrue "$name has a README.md" "[ -f '$EXERCISES/$name/README.md' ]"
+		assertTrue "$name has a Makefile" "[ -f '$EXERCISES/$name/Makefile' ]"
+		assertTrue "$name has an executable check" "[ -x '$EXERCISES/$name/check' ]"
+		if [ ! -f "$SOLUTIONS/$name.patch" ]; then
+			fail "$name has no solution: labs/solutions/$name.patch"
+		elif ! applies "$SOLUTIONS/$name.patch"; then
+			fail "labs/solutions/$name.patch does not apply: $(<"$WORK/patch.out")"
+		fi
+	done
+}
+
+test_each_gaming_attempt_belongs_to_an_exercise_and_says_what_fails() {
+	local dir name patch expects
+
+	for dir in "$SOLUTIONS"/*.gaming; do
+		[ -d "$dir" ] || continue
+		name=${dir##*/}
+		name=${name%.gaming}
+		assertTrue "labs/solutions/$name.gaming: no exercise $name" \
+			"[ -x '$EXERCISES/$name/check' ]"
+		for patch in "$dir"/*; do
+			case $patch in
+			*.patch) ;;
+			*) fail "labs/solutions/$name.gaming/${patch##*/}: not an ATTEMPT.patch"
+				continue ;;
+			esac
+			# The lines before the diff: expect lines, nothing else.
+			expects=$(sed -n -e '/^\(--- \|diff \)/q' -e p "$patch")
+			if ! grep -q '^expect: .' <<<"$expects"; then
+				fail "labs/solutions/$name.gaming/${patch##*/}: no expect line"
+			fi
+			if grep -v '^expect: .' <<<"$expects" | grep -q .; then
+				fail "labs/solutions/$name.gaming/${patch##*/}: before the diff, a line that is not 'expect: REGEX'"
+			fi
+			if ! applies "$patch"; then
+				fail "labs/solutions/$name.gaming/${patch##*/} does not apply to the starter: $(<"$WORK/patch.out")"
+			fi
+		done
+	done
+}
+
+# The beginning of an attempt that labs/solutions/README.md shows is the
+# attempt's own.
+test_the_attempt_shown_is_as_kept() {
+	local shown patch=$SOLUTIONS/ping-sr-2e.gaming/fake-trace.patch
+
+	shown=$(awk '/^```text$/ { inside = 1; next } /^```$/ { inside = 0 }
+		inside && /^expect: / { block = 1 } block && inside' \
+		"$SOLUTIONS/README.md")
+	assertEquals "the attempt shown in labs/solutions/README.md" \
+		"$(head -n "$(wc -l <<<"$shown")" "$patch")" "$shown"
+}
+
+# originals FILE: the kit's files a bug hunt's FILE may have been made
+# from: a file of the same name in common/ or in a stage's folder.
+originals() {
+	local file
+
+	for file in "$KIT"/*/"$1"; do
+		[ -f "$file" ] || continue
+		file=${file#"$KIT/"}
+		case $file in
+		labs/* | tests/* | slides/*) ;;
+		*) echo "$file" ;;
+		esac
+	done
+}
+
+# joined FILE: FILE's words on one line, without a comment's leaders, so
+# that a name split at the end of a line is found.
+joined() {
+	sed -E 's/^[[:space:]]*(#|\*|\/\*|\/\/)?[[:space:]]*//' "$1" | tr '\n' ' '
+}
+
+# names FILE REGEX: FILE's joined words ($WORK/joined) do not match the
+# extended REGEX; a failure quotes what does.
+names() {
+	local found
+
+	found=$(grep -Eo ".{0,30}($2).{0,20}" "$WORK/joined" | head -n 1)
+	[ -z "$found" ] ||
+		fail "${1#"$KIT/"} names the file it was made from: ...$found..."
+	return 0
+}
+
+test_no_bug_hunt_names_its_original() {
+	local dir name file original stem folder text hunts=0
+
+	for dir in "$EXERCISES"/bug-*/; do
+		dir=${dir%/}
+		name=${dir##*/}
+		hunts=$((hunts + 1))
+		for text in "$dir"/*; do
+			[ -f "$text" ] || continue
+			joined "$text" >"$WORK/joined"
+			for file in "$dir"/*.c; do
+				[ -f "$file" ] || continue
+				for original in $(originals "${file##*/}"); do
+					stem=${original%.c}
+					folder=${original%%/*}
+					# ping-sr-3/cq_events.c, ping-sr-3/cq_events
+					# (a Makefile's piece), ping-sr-3's cq_events.c.
+					names "$text" \
+						"$stem(\.c)?\b|$folder's ${stem##*/}(\.c)?\b"
+				done
+			done
+			names "$text" "\b(a|this|the) copy of\b"
+		done
+	done
+	assertTrue "the bug hunts looked at" "[ $hunts -gt 0 ]"
+}
+
+. shunit2
