@@ -4,9 +4,12 @@
 # lib.sh by test_exercises.sh and test_rnr_retry.sh: on its starter, as a
 # student gets it, the checker fails and names the symptom the student is
 # meant to see; with the solution applied (labs/solutions/NAME.patch),
-# every check passes. Nothing is compiled here: `labs/exercises/prove
-# prepare` builds both copies on the host beforehand (make check runs
-# it), into .cache/exercises/starter and .cache/exercises/solution.
+# every check passes; on each way around the lesson kept beside the
+# solution (labs/solutions/NAME.gaming/ATTEMPT.patch), it fails as the
+# attempt's `expect:` lines say. Nothing is compiled here:
+# `labs/exercises/prove prepare` builds the copies on the host beforehand
+# (make check runs it), into .cache/exercises/starter, .../solution and
+# .../gaming/NAME/ATTEMPT.
 
 COPIES=${OUR_EXERCISE_COPIES:-$KIT/.cache/exercises}
 
@@ -19,10 +22,12 @@ checker_run() {
 }
 
 # checker_result KIND: what checker_run KIND left, checked: the starter's
-# checker fails, with a FAIL line for each check that fails and the
-# symptom SYMPTOM among what it saw; the solution's passes every check.
+# checker fails, with a FAIL line for each check that fails and each
+# symptom of SYMPTOMS among what it saw, and keeps the programs' outputs
+# in the folder it names; the solution's passes every check and keeps
+# none.
 checker_result() {
-	local status
+	local status symptom kept=labs/exercises/$NAME/check-outputs
 
 	status=$(cat "$WORK/check.status" 2>/dev/null)
 	echo "  $NAME, $1: $(tail -n 1 "$WORK/check.out")"
@@ -30,21 +35,29 @@ checker_result() {
 		assertEquals "the checker on the starter of $NAME; $(<"$WORK/check.out")" \
 			1 "$status"
 		assert_output "$WORK/check.out" "^FAIL: .* \(hint: .*\)\$"
-		assert_output "$WORK/check.out" "$SYMPTOM"
+		for symptom in "${SYMPTOMS[@]}"; do
+			assert_output "$WORK/check.out" "$symptom"
+		done
 		assert_output "$WORK/check.out" "^$NAME: [0-9]+ passed, [1-9][0-9]* failed\$"
+		assert_output "$WORK/check.out" "^outputs kept in $kept/ "
+		assertTrue "the programs' outputs kept in $kept/" \
+			"[ -n \"\$(ls \"$COPIES/$1/$kept\"/*.out 2>/dev/null)\" ]"
 	else
 		assertEquals "the checker with the solution of $NAME; $(<"$WORK/check.out")" \
 			0 "$status"
 		assert_no_output "$WORK/check.out" "^FAIL: "
 		assert_output "$WORK/check.out" "^$NAME: [1-9][0-9]* passed, 0 failed\$"
+		assertFalse "no outputs kept after a pass" "[ -e \"$COPIES/$1/$kept\" ]"
 	fi
 }
 
-# prove NAME SYMPTOM: the checker of exercise NAME on its starter and on
-# its solution, side by side; with PROVE_APART set, one after the other.
+# prove NAME SYMPTOM...: the checker of exercise NAME on its starter and
+# on its solution, side by side; with PROVE_APART set, one after the
+# other.
 prove() {
 	require_rdma || return 0
-	NAME=$1 SYMPTOM=$2
+	NAME=$1
+	SYMPTOMS=("${@:2}")
 	if [ ! -x "$COPIES/starter/labs/exercises/$NAME/client" ] ||
 		[ ! -x "$COPIES/solution/labs/exercises/$NAME/client" ]; then
 		fail "no built copies of $NAME in ${COPIES#"$KIT/"}: run labs/exercises/prove prepare on the host first (make check does)"
@@ -56,4 +69,64 @@ prove() {
 	else
 		at_once checker_run checker_result starter solution
 	fi
+}
+
+# The exercises whose checkers run only in the two-host lab (see
+# test_rnr_retry.sh): their attempts are proved there.
+PAIR_EXERCISES="rnr-retry"
+
+# expected ATTEMPT: the `expect:` lines of ATTEMPT's patch (NAME/ATTEMPT),
+# the extended regexes its checker's output must match, one a line.
+expected() {
+	sed -n -e '/^\(--- \|diff \)/q' -e 's/^expect: //p' \
+		"$KIT/labs/solutions/${1%/*}.gaming/${1#*/}.patch"
+}
+
+# attempt_run ATTEMPT: the checker of ATTEMPT's exercise in its copy, on
+# ports of its own; what checker_run leaves.
+attempt_run() {
+	OUR_CHECK_PORT=$PORT timeout -k 5 300 \
+		"$COPIES/gaming/$1/labs/exercises/${1%/*}/check" \
+		>"$WORK/check.out" 2>&1
+	echo $? >"$WORK/check.status"
+}
+
+# attempt_result ATTEMPT: the checker failed, as each expect line says.
+attempt_result() {
+	local status regex
+
+	status=$(cat "$WORK/check.status" 2>/dev/null)
+	echo "  ${1%/*}, gaming $1: $(tail -n 1 "$WORK/check.out")"
+	assertEquals "the checker on the way around ${1%/*}'s lesson, $1; $(<"$WORK/check.out")" \
+		1 "$status"
+	while IFS= read -r regex; do
+		assert_output "$WORK/check.out" "$regex"
+	done < <(expected "$1")
+}
+
+# prove_attempts: every way around a lesson kept beside the solutions,
+# two checkers at a time, each attempt in its own copy.
+prove_attempts() {
+	local patch attempt name attempts=()
+
+	require_rdma || return 0
+	for patch in "$KIT"/labs/solutions/*.gaming/*.patch; do
+		[ -f "$patch" ] || continue
+		name=${patch%.gaming/*}
+		name=${name##*/}
+		attempt=${patch##*/}
+		attempt=$name/${attempt%.patch}
+		[[ " $PAIR_EXERCISES " = *" $name "* ]] && continue
+		if [ ! -x "$COPIES/gaming/$attempt/labs/exercises/$name/client" ]; then
+			fail "no built copy of $attempt in ${COPIES#"$KIT/"}: run labs/exercises/prove prepare on the host first"
+			continue
+		fi
+		if [ -z "$(expected "$attempt")" ]; then
+			fail "labs/solutions/$name.gaming/${attempt#*/}.patch: no expect line"
+			continue
+		fi
+		attempts+=("$attempt")
+	done
+	[ ${#attempts[@]} -gt 0 ] || return 0
+	at_once attempt_run attempt_result "${attempts[@]}"
 }

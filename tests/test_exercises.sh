@@ -3,7 +3,8 @@
 # The exercises' checkers, each proved twice (see exercises.sh): it fails
 # on the starter and passes with the solution. The two checkers of an
 # exercise run side by side. rnr-retry's is proved in the pair:
-# test_rnr_retry.sh.
+# test_rnr_retry.sh. Then every way around a lesson kept beside the
+# solutions fails, and two students' checkers run at once on one host.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/exercises.sh"
 
@@ -16,7 +17,8 @@ test_bug_recv_access_checker() {
 }
 
 test_bug_lost_wakeup_checker() {
-	prove bug-lost-wakeup "^    seen: checker: the (client|server) was still running after [0-9]+ s: it hung"
+	prove bug-lost-wakeup "^    seen: checker: the (client|server) was still running after [0-9]+ s: it hung" \
+		"^    seen: its last line before the hang: (client|server): "
 }
 
 test_bug_unacked_events_checker() {
@@ -41,6 +43,34 @@ test_atomic_counter_checker() {
 
 test_pubsub_board_checker() {
 	prove pubsub-board "^    seen: client: post_reads: TODO is not done yet\$"
+}
+
+# Each way around a lesson, labs/solutions/NAME.gaming/ATTEMPT.patch
+# applied to the starter: the checker fails, as its expect lines say.
+test_gaming_attempts_fail() {
+	prove_attempts
+}
+
+# Two students on one shared host, each with a range of ports of their
+# own (OUR_PORT): their checkers of the same exercise, run at once, both
+# pass; the checker's ports follow OUR_PORT.
+room_run() {
+	OUR_PORT=$1 timeout -k 5 300 \
+		"$COPIES/solution/labs/exercises/bug-recv-access/check" \
+		>"$WORK/check.out" 2>&1
+	echo $? >"$WORK/check.status"
+}
+
+room_result() {
+	echo "  bug-recv-access, OUR_PORT=$1: $(tail -n 1 "$WORK/check.out")"
+	assertEquals "the checker with OUR_PORT=$1; $(<"$WORK/check.out")" \
+		0 "$(cat "$WORK/check.status")"
+	assert_output "$WORK/check.out" "^bug-recv-access: [1-9][0-9]* passed, 0 failed\$"
+}
+
+test_two_rooms_check_at_once() {
+	require_rdma || return 0
+	at_once room_run room_result 12321 14321
 }
 
 . shunit2
