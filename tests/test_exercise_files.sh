@@ -146,4 +146,21 @@ test_no_bug_hunt_names_its_original() {
 	assertTrue "the bug hunts looked at" "[ $hunts -gt 0 ]"
 }
 
+# Each checker takes its ports from CHECK_PORT up, 50 for its runs and 50
+# more 500 above for the runs beside them (checker.sh): no two exercises'
+# ranges meet, so that a student may check two at once.
+test_each_checker_has_ports_of_its_own() {
+	local check ports status
+
+	ports=$(for check in "$KIT"/labs/exercises/*/check; do
+		sed -nE 's/^CHECK_PORT=([0-9]+)$/\1/p' "$check"
+	done | sort -n)
+	assertEquals "a CHECK_PORT in every checker" \
+		"$(ls "$KIT"/labs/exercises/*/check | wc -l)" "$(echo "$ports" | wc -l)"
+	echo "$ports" | awk 'NR > 1 && $1 - last < 50 { print "CHECK_PORT " last " and " $1 " are closer than 50"; bad = 1 }
+		{ last = $1 } END { exit bad }' >"$WORK/ports"
+	status=$?
+	assertEquals "$(<"$WORK/ports")" 0 "$status"
+}
+
 . shunit2
