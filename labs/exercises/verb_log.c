@@ -108,7 +108,6 @@ WRAP(void, ibv_ack_cq_events, (struct ibv_cq *cq, unsigned int events),
 WRAP(int, ibv_query_device,
      (struct ibv_context *context, struct ibv_device_attr *attr),
      (context, attr))
-WRAP(struct ibv_qp_ex *, ibv_qp_to_qp_ex, (struct ibv_qp *qp), (qp))
 
 /* log_conn_param VERB PARAM: VERB, with the reads in flight it asks for. */
 static void log_conn_param(const char *verb,
@@ -267,3 +266,112 @@ int ibv_dereg_mr(struct ibv_mr *mr)
 WRAP(int, ibv_destroy_cq, (struct ibv_cq *cq), (cq))
 WRAP(int, ibv_destroy_comp_channel, (struct ibv_comp_channel *channel),
      (channel))
+
+/*
+ * For post-wr and selective-signaling: the extended queue pair's
+ * ibv_wr_* verbs are inline as well, and call the provider through the
+ * struct ibv_qp_ex itself. ibv_qp_to_qp_ex, which a program calls to
+ * have one, swaps its entries for the wrappers below, which log and call
+ * the provider's own: ibv_wr_send, ibv_wr_rdma_write and ibv_wr_rdma_read
+ * with whether the work request is signaled (wr_flags), the setters with
+ * the bytes they give, ibv_wr_start, ibv_wr_complete and ibv_wr_abort by
+ * name. Every extended queue pair of a program is taken to have the
+ * provider of the first.
+ */
+static struct ibv_qp_ex provider_wr;
+
+static void log_wr_start(struct ibv_qp_ex *qpx)
+{
+	log_line("ibv_wr_start");
+	provider_wr.wr_start(qpx);
+}
+
+static int log_wr_complete(struct ibv_qp_ex *qpx)
+{
+	log_line("ibv_wr_complete");
+	return provider_wr.wr_complete(qpx);
+}
+
+static void log_wr_abort(struct ibv_qp_ex *qpx)
+{
+	log_line("ibv_wr_abort");
+	provider_wr.wr_abort(qpx);
+}
+
+static void log_wr_send(struct ibv_qp_ex *qpx)
+{
+	log_line("ibv_wr_send signaled=%d",
+		 !!(qpx->wr_flags & IBV_SEND_SIGNALED));
+	provider_wr.wr_send(qpx);
+}
+
+static void log_wr_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey,
+			      uint64_t remote_addr)
+{
+	log_line("ibv_wr_rdma_write signaled=%d",
+		 !!(qpx->wr_flags & IBV_SEND_SIGNALED));
+	provider_wr.wr_rdma_write(qpx, rkey, remote_addr);
+}
+
+static void log_wr_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey,
+			     uint64_t remote_addr)
+{
+	log_line("ibv_wr_rdma_read signaled=%d",
+		 !!(qpx->wr_flags & IBV_SEND_SIGNALED));
+	provider_wr.wr_rdma_read(qpx, rkey, remote_addr);
+}
+
+static void log_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey,
+			   uint64_t addr, uint32_t length)
+{
+	log_line("ibv_wr_set_sge length=%u", length);
+	provider_wr.wr_set_sge(qpx, lkey, addr, length);
+}
+
+static void log_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge,
+				const struct ibv_sge *sg_list)
+{
+	log_line("ibv_wr_set_sge_list num_sge=%zu", num_sge);
+	provider_wr.wr_set_sge_list(qpx, num_sge, sg_list);
+}
+
+static void log_wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr,
+				   size_t length)
+{
+	log_line("ibv_wr_set_inline_data length=%zu", length);
+	provider_wr.wr_set_inline_data(qpx, addr, length);
+}
+
+/* SWAP(field): qpx's entry goes through its wrapper, when it has one. */
+#define SWAP(field)                                                         \
+	do {                                                                \
+		if (qpx->field) {                                           \
+			provider_wr.field = qpx->field;                     \
+			qpx->field = log_##field;                           \
+		}                                                           \
+	} while (0)
+
+struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct ibv_qp_ex *qpx;
+
+	log_line("ibv_qp_to_qp_ex");
+	qpx = REAL(ibv_qp_to_qp_ex)(qp);
+	if (!qpx)
+		return NULL;
+	pthread_mutex_lock(&lock);
+	if (qpx->wr_start && qpx->wr_start != log_wr_start) {
+		SWAP(wr_start);
+		SWAP(wr_complete);
+		SWAP(wr_abort);
+		SWAP(wr_send);
+		SWAP(wr_rdma_write);
+		SWAP(wr_rdma_read);
+		SWAP(wr_set_sge);
+		SWAP(wr_set_sge_list);
+		SWAP(wr_set_inline_data);
+	}
+	pthread_mutex_unlock(&lock);
+	return qpx;
+}
