@@ -73,4 +73,12 @@ test_two_rooms_check_at_once() {
 	at_once room_run room_result 12321 14321
 }
 
+test_post_wr_checker() {
+	prove post-wr "^    seen: client: 160 sends; ibv_post_send 160 times, ibv_qp_to_qp_ex 0, ibv_wr_start 0, "
+}
+
+test_selective_signaling_checker() {
+	prove selective-signaling "^    seen: -b 4 -c 151: 151 sends posted, 151 signaled, the last signaled; one in 2 and the last make 76; sq_sig_all=0\$"
+}
+
 . shunit2
