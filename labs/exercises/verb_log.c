@@ -375,3 +375,115 @@ struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
 	pthread_mutex_unlock(&lock);
 	return qpx;
 }
+
+/*
+ * For ping-sr-0e: the set-up and break-down verbs that the lines above
+ * leave out, so that a checker can pair each object the program makes
+ * with its undo. librdmacm calls some of them itself (a protection
+ * domain of its own for each device, an id it makes and destroys to
+ * probe the kernel): those lines end in `by=librdmacm`. ibv_alloc_pd and
+ * rdma_get_request (which makes the agent's id) log once they have made
+ * one; the break-downs, before they call the library.
+ */
+#include <string.h>
+
+/* by(CALLER): " by=librdmacm" when CALLER, a return address, is in
+ * librdmacm; "" when it is in the program. */
+static const char *by(void *caller)
+{
+	Dl_info info;
+
+	if (dladdr(caller, &info) && info.dli_fname &&
+	    strstr(info.dli_fname, "librdmacm"))
+		return " by=librdmacm";
+	return "";
+}
+
+struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
+{
+	struct ibv_pd *pd = REAL(ibv_alloc_pd)(context);
+
+	if (pd)
+		log_line("ibv_alloc_pd%s", by(__builtin_return_address(0)));
+	return pd;
+}
+
+int ibv_dealloc_pd(struct ibv_pd *pd)
+{
+	log_line("ibv_dealloc_pd%s", by(__builtin_return_address(0)));
+	return REAL(ibv_dealloc_pd)(pd);
+}
+
+int rdma_get_request(struct rdma_cm_id *listen, struct rdma_cm_id **id)
+{
+	int ret = REAL(rdma_get_request)(listen, id);
+
+	if (ret == 0)
+		log_line("rdma_get_request%s", by(__builtin_return_address(0)));
+	return ret;
+}
+
+int rdma_destroy_id(struct rdma_cm_id *id)
+{
+	log_line("rdma_destroy_id%s", by(__builtin_return_address(0)));
+	return REAL(rdma_destroy_id)(id);
+}
+
+void rdma_destroy_qp(struct rdma_cm_id *id)
+{
+	log_line("rdma_destroy_qp%s", by(__builtin_return_address(0)));
+	REAL(rdma_destroy_qp)(id);
+}
+
+/*
+ * For cm-thread: which calls a thread makes, and when it is joined.
+ * pthread_create logs the call; the new thread then logs `thread_start`
+ * as it begins and `thread_end` as its start routine returns, both from
+ * the thread itself; pthread_join logs once the thread is joined
+ * (rdma_destroy_id, logged above as it is called, waits for the id's
+ * events to be given back). A verb logged between a thread's start and
+ * end, in a program whose main thread calls no CM verb meanwhile, is
+ * the thread's.
+ */
+struct thread_start {
+	void *(*start)(void *);
+	void *arg;
+};
+
+static void *log_thread(void *arg)
+{
+	struct thread_start begin = *(struct thread_start *)arg;
+	void *result;
+
+	free(arg);
+	log_line("thread_start");
+	result = begin.start(begin.arg);
+	log_line("thread_end");
+	return result;
+}
+
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+		   void *(*start)(void *), void *arg)
+{
+	struct thread_start *begin = malloc(sizeof(*begin));
+	int ret;
+
+	log_line("pthread_create");
+	if (!begin)
+		return REAL(pthread_create)(thread, attr, start, arg);
+	begin->start = start;
+	begin->arg = arg;
+	ret = REAL(pthread_create)(thread, attr, log_thread, begin);
+	if (ret)
+		free(begin);
+	return ret;
+}
+
+int pthread_join(pthread_t thread, void **result)
+{
+	int ret = REAL(pthread_join)(thread, result);
+
+	log_line("pthread_join ret=%d", ret);
+	return ret;
+}
+
