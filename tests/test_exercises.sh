@@ -81,4 +81,12 @@ test_selective_signaling_checker() {
 	prove selective-signaling "^    seen: -b 4 -c 151: 151 sends posted, 151 signaled, the last signaled; one in 2 and the last make 76; sq_sig_all=0\$"
 }
 
+test_ping_sr_0e_checker() {
+	prove ping-sr-0e "^    seen: client: never undone: id PD MR MR CQ QP\$"
+}
+
+test_cm_thread_checker() {
+	prove cm-thread "^    seen: checker: the client was still running [0-9]+ s after its server was killed: it hung"
+}
+
 . shunit2
