@@ -54,7 +54,7 @@ demo: deps
 # suites run one at a time (its guests have a CPU each): a capture of
 # the link must hold one run's packets alone.
 PAIR_SUITES = tests/test_two_hosts.sh tests/test_wire.sh tests/test_bad_link.sh \
-	tests/test_rnr_retry.sh tests/test_readmes.sh
+	tests/test_rnr_retry.sh tests/test_wire_reading.sh tests/test_readmes.sh
 RESULTS = .cache/tests
 check: deps
 	$(MAKE) -j$(JOBS) -Otarget all single slides proofs

@@ -73,7 +73,7 @@ prove() {
 
 # The exercises whose checkers run only in the two-host lab (see
 # test_rnr_retry.sh): their attempts are proved there.
-PAIR_EXERCISES="rnr-retry"
+PAIR_EXERCISES="rnr-retry wire-reading"
 
 # expected ATTEMPT: the `expect:` lines of ATTEMPT's patch (NAME/ATTEMPT),
 # the extended regexes its checker's output must match, one a line.
