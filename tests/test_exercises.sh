@@ -89,4 +89,9 @@ test_cm_thread_checker() {
 	prove cm-thread "^    seen: checker: the client was still running [0-9]+ s after its server was killed: it hung"
 }
 
+test_write_chain_checker() {
+	prove write-chain "^    seen: -b 16 -c 203: 203 RDMA writes in 203 calls of ibv_post_send with no notice\$" \
+		"^    seen: -b 16 -c 203: at most 1 RDMA write in a call, where the ring allows 8\$"
+}
+
 . shunit2
