@@ -40,23 +40,24 @@ test_the_two_days_add_up_and_name_what_exists() {
 
 test_a_slot_whose_minutes_do_not_add_up_is_found() {
 	plan_copy
-	sed -i 's/| 10 + 35 + 10 = 55 |/| 10 + 35 + 10 = 60 |/' \
+	sed -i 's/| 10 + 35 + 0 = 45 |/| 10 + 35 + 0 = 50 |/' \
 		"$WORK/kit/labs/guide/days.md"
 	plan_faults
 	assertFalse "a wrong sum passed" $?
-	assert_output "$WORK/faults" "^course-plan: day one, 10:20: 10 \+ 35 \+ 10 = 60 does not add up\$"
-	assert_output "$WORK/faults" "^course-plan: day one: the slot at 11:15 follows one that ends at 11:20\$"
+	assert_output "$WORK/faults" "^course-plan: day one, 10:40: 10 \+ 35 \+ 0 = 50 does not add up\$"
+	assert_output "$WORK/faults" "^course-plan: day one: the slot at 11:25 follows one that ends at 11:30\$"
 }
 
 test_a_deck_or_an_exercise_left_out_is_found() {
 	plan_copy
-	sed -i 's/^| 10:00 | \[7\](session-7.md) | 13 |/| 10:00 | [7](session-7.md) | — |/; s/| ping-sr-2e |/| — |/' \
+	sed -i 's/^| 10:00 | \[7\](session-7.md) | 13 |/| 10:00 | [7](session-7.md) | — |/; s/| bug-lost-wakeup, bug-unacked-events |/| — |/; s/| cm-thread |/| — |/' \
 		"$WORK/kit/labs/guide/days.md"
 	plan_faults
-	assertFalse "a plan without deck 13 and ping-sr-2e passed" $?
+	assertFalse "a plan without deck 13, cm-thread and the afternoon's bug hunts passed" $?
 	assert_output "$WORK/faults" "^course-plan: deck 13-blast-rdma-1 is shown 0 times\$"
-	assert_output "$WORK/faults" "^course-plan: exercise ping-sr-2e is in the plan 0 times\$"
-	assert_output "$WORK/faults" "^course-plan: day one, 10:20: minutes for an exercise, and none named\$"
+	assert_output "$WORK/faults" "^course-plan: exercise cm-thread is in the plan 0 times\$"
+	assert_output "$WORK/faults" "^course-plan: exercise bug-lost-wakeup is in the plan 0 times\$"
+	assert_output "$WORK/faults" "^course-plan: day one, 15:05: minutes for an exercise, and none named\$"
 }
 
 test_a_session_given_another_time_than_its_page_is_found() {
@@ -70,24 +71,24 @@ test_a_session_given_another_time_than_its_page_is_found() {
 
 test_instructor_page_and_readme_that_disagree_are_found() {
 	plan_copy
-	sed -i 's/| rnr-retry |$/| none |/; s/^\(| \[7\](session-7.md): .*\) 20 min |/\1 25 min |/' \
+	sed -i 's/| rnr-retry |$/| none |/; s/^\(| \[7\](session-7.md): .*\) 40 min |/\1 45 min |/' \
 		"$WORK/kit/labs/guide/instructor.md"
 	sed -i 's/two days/a day/g; s/pubsub-board//g' "$WORK/kit/README.md"
 	plan_faults
 	assertFalse "disagreeing pages passed" $?
 	assert_output "$WORK/faults" "^course-plan: session 11: instructor.md hands out '', the plan 'rnr-retry'\$"
-	assert_output "$WORK/faults" "^course-plan: session 7 takes 20 min in index.md, 25 min in instructor.md\$"
+	assert_output "$WORK/faults" "^course-plan: session 7 takes 40 min in index.md, 45 min in instructor.md\$"
 	assert_output "$WORK/faults" "^course-plan: README.md does not say the course takes two days\$"
 	assert_output "$WORK/faults" "^course-plan: README.md does not name exercise pubsub-board\$"
 }
 
 test_a_day_far_from_six_hours_is_found() {
 	plan_copy
-	sed -i 's/^| 16:20 | \[12\](session-12.md) | 17 | — | 10 + 25 + 0 = 35 |/| 16:20 | [12](session-12.md) | 17 | — | 100 + 25 + 0 = 125 |/; s/^| 16:55 | end/| 18:25 | end/' \
+	sed -i 's/^| 16:00 | \[12\](session-12.md) | 17 | wire-reading | 10 + 50 + 0 = 60 |/| 16:00 | [12](session-12.md) | 17 | wire-reading | 100 + 50 + 0 = 150 |/; s/^| 17:00 | end/| 18:30 | end/' \
 		"$WORK/kit/labs/guide/days.md"
 	plan_faults
-	assertFalse "a day of 7 h 55 min passed" $?
-	assert_output "$WORK/faults" "^course-plan: day two: 7 h 55 min of teaching, not about six hours"
+	assertFalse "a day of 8 h 0 min passed" $?
+	assert_output "$WORK/faults" "^course-plan: day two: 8 h 0 min of teaching, not about six hours"
 }
 
 test_deck_9_and_the_exercises_readme_count_what_exists() {
