@@ -111,6 +111,35 @@ test_make_diff_shows_each_stages_lesson() {
 			"$WORK/diff.full" | grep '^+' | grep -v '^+++')"
 }
 
+# The Makefiles' part of make diff names only what the stage changes: a
+# part left to its default (ping-sr-1's posting) is the same as the one
+# ping-sr-0 names, and a comment of FROM's on a piece that TO keeps is no
+# change of the lesson.
+test_make_diff_shows_only_the_makefile_lines_that_change() {
+	diff_headings ping-sr-0 ping-sr-1
+	awk 'NR > 1 && /^###/ { exit } /^[-+][^-+]/' "$WORK/diff.full" \
+		>"$WORK/changed"
+	assertEquals "ping-sr-0 to ping-sr-1, the Makefile's changed lines" \
+		"$(printf '%s\n' \
+			'-# ping-sr-0: the baseline send/recv ping-pong: a client, and a server that' \
+			'-# serves one client.' \
+			'+# ping-sr-1: the client sends its count and size as connection private' \
+			'+# data, and the agent adopts them.' \
+			'+# Builds on ping-sr-0.' \
+			'-PRIVATE_DATA = ping-sr-0/private_none' \
+			'+# New: the client sends count, size and -v; the agent adopts them' \
+			'+PRIVATE_DATA = ping-sr-1/private_data' \
+			'-RUN_SERVER = ./server -a 192.0.2.1 -c 1000 -v &' \
+			'+RUN_SERVER = ./server -a 192.0.2.1 &')" \
+		"$(<"$WORK/changed")"
+	# A stage that names its own posting shows it in place of the default.
+	diff_headings ping-sr-2 ping-sg-1
+	assert_output "$WORK/diff.full" \
+		'^-POSTING = ping-sr-0/queue_pair ping-sr-0/post_recv$'
+	assert_output "$WORK/diff.full" \
+		'^\+POSTING = ping-sr-0/queue_pair ping-sg-1/recv_lists ping-sg-1/send_lists$'
+}
+
 test_each_stage_tells_editors_the_files_it_compiles() {
 	local json=$KIT/ping-sr-3/compile_commands.json
 
