@@ -192,6 +192,9 @@ start_server() {
 	[ -n "${FRESH_PORTS:-}" ] && PORT=$((PORT + 1))
 	output_of server "$name"
 	program_command server "$name"
+	# Emptied here, not only by the redirection, which the child makes
+	# once it runs: a wait that follows must not read the last run's lines.
+	: >"$SERVER_OUT"
 	"${COMMAND[@]}" -a "$ADDR" -p "$PORT" "$@" >"$SERVER_OUT" 2>&1 &
 	SERVER_PID=$!
 	wait_for_line "$SERVER_OUT" "^server: listening on [^ ]*:$PORT\$" \
@@ -216,6 +219,7 @@ start_client() {
 
 	output_of client "$name"
 	program_command client "$name"
+	: >"$CLIENT_OUT" # as the server's
 	"${COMMAND[@]}" -a "$ADDR" -p "$PORT" "$@" >"$CLIENT_OUT" 2>&1 &
 	CLIENT_PID=$!
 }
