@@ -114,4 +114,36 @@ test_the_queue_pair_goes_before_its_memory() {
 	done
 }
 
+# The same undo on the path Ctrl-C takes: the client is interrupted in
+# the middle of its run, and the server, which cannot see it go (problem
+# 2), waits for the next ping until its own Ctrl-C. Both exit 130, each
+# having destroyed its queue pair before its memory.
+test_the_queue_pair_goes_before_its_memory_after_ctrl_c() {
+	require_rdma || return 0
+	local stage
+
+	for stage in ping-sr-0 ping-sr-1; do
+		if [ "$stage" = ping-sr-0 ]; then
+			start_server "$stage" -t -c 10000000 || return
+		else
+			start_server "$stage" -t || return
+		fi
+		start_client "$stage" -t -c 10000000
+		wait_for_line "$WORK/client.out" "^client: ibv_post_send " \
+			"$CLIENT_PID" "$LIMIT" ||
+			{ fail "$stage: the client's run did not start"; return; }
+		kill -INT "$(program_pid "$CLIENT_PID")"
+		wait_client
+		kill -INT "$(program_pid "$SERVER_PID")"
+		wait_server
+		assertEquals "$stage client; $(tail -n 5 "$WORK/client.out")" \
+			130 "$CLIENT_STATUS"
+		assertEquals "$stage server; $(tail -n 5 "$WORK/server.out")" \
+			130 "$SERVER_STATUS"
+		qp_before_memory client "$stage"
+		qp_before_memory server "$stage"
+		PORT=$((PORT + 1))
+	done
+}
+
 . shunit2
