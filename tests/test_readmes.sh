@@ -207,6 +207,23 @@ run_foreground() {
 	fi
 }
 
+# where_stuck PID: where a program that should have ended waits: each of
+# its threads' state, what the kernel waits on and, where this may read
+# it, the kernel's stack; and the CM's ids at that moment. For the log of
+# a failure, so that a wait that runs too long says where it waits.
+where_stuck() {
+	local task
+
+	echo "--- where pid $1 waits:"
+	for task in /proc/"$1"/task/*; do
+		[ -d "$task" ] || continue
+		echo "  thread ${task##*/}: state $(awk '{ print $3 }' "$task/stat" 2>/dev/null)," \
+			"waits on $(cat "$task/wchan" 2>/dev/null)"
+		sed 's/^/    /' "$task/stack" 2>/dev/null
+	done
+	rdma res show cm_id 2>&1 | sed 's/^/  /'
+}
+
 # finish_background: every background command must have ended by
 # itself, with the status expected of it; one still running is killed.
 # Their output goes into the log.
@@ -217,6 +234,7 @@ finish_background() {
 		pid=${BG_PIDS[$n]}
 		command=${BG_COMMANDS[$n]}
 		if ! ends_within "$README_END_WAIT" "$pid"; then
+			where_stuck "$pid" >>"$LOG"
 			kill -9 "$pid" 2>/dev/null
 			wait "$pid" 2>/dev/null
 			block_fail "'$command' (%$((n + 1))) was still running $README_END_WAIT s after the block's last line, where it should have ended by itself; killed"
