@@ -92,6 +92,19 @@ qp_before_memory() {
 		"[ -n '$qp' ] && [ -n '$mr' ] && [ '$qp' -lt '$mr' ]"
 }
 
+# ended_in_order STAGE STATUS: both programs of STAGE exited with STATUS,
+# and each destroyed its queue pair before its memory; the next pair
+# takes the next port.
+ended_in_order() {
+	assertEquals "$1 client; $(tail -n 5 "$WORK/client.out")" \
+		"$2" "$CLIENT_STATUS"
+	assertEquals "$1 server; $(tail -n 5 "$WORK/server.out")" \
+		"$2" "$SERVER_STATUS"
+	qp_before_memory client "$1"
+	qp_before_memory server "$1"
+	PORT=$((PORT + 1))
+}
+
 # The undo runs in the reverse order of the set-up: the queue pair goes
 # before the memory it sends from and receives into.
 test_the_queue_pair_goes_before_its_memory() {
@@ -104,13 +117,7 @@ test_the_queue_pair_goes_before_its_memory() {
 		start_server "$stage" "${server_args[@]}" || return
 		run_client "$stage" -t -c 5
 		wait_server
-		assertEquals "$stage client; $(tail -n 5 "$WORK/client.out")" \
-			0 "$CLIENT_STATUS"
-		assertEquals "$stage server; $(tail -n 5 "$WORK/server.out")" \
-			0 "$SERVER_STATUS"
-		qp_before_memory client "$stage"
-		qp_before_memory server "$stage"
-		PORT=$((PORT + 1))
+		ended_in_order "$stage" 0
 	done
 }
 
@@ -136,13 +143,7 @@ test_the_queue_pair_goes_before_its_memory_after_ctrl_c() {
 		wait_client
 		kill -INT "$(program_pid "$SERVER_PID")"
 		wait_server
-		assertEquals "$stage client; $(tail -n 5 "$WORK/client.out")" \
-			130 "$CLIENT_STATUS"
-		assertEquals "$stage server; $(tail -n 5 "$WORK/server.out")" \
-			130 "$SERVER_STATUS"
-		qp_before_memory client "$stage"
-		qp_before_memory server "$stage"
-		PORT=$((PORT + 1))
+		ended_in_order "$stage" 130
 	done
 }
 
