@@ -26,7 +26,7 @@
 #     or N or M when it begins "exits N or M" (a race the text explains);
 #   - at the end of the block every background command must have ended
 #     by itself (a server serves its client, then exits) within
-#     OUR_README_END_WAIT seconds, with status 0 or the one its comment
+#     OUR_README_END_WAIT seconds, with status 0 or one its comment
 #     states; one left running is a failure, and is killed;
 #   - a block that fails shows the block, each command and its output;
 #   - `make check`, `make demo`, `make deps` and `make install` run on the
