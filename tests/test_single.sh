@@ -6,7 +6,10 @@
 # the real device, verified and valgrind clean; and each works with the
 # kit's own programs both ways: a single client with the kit's server,
 # the kit's client with a single server. (What each file holds:
-# test_single_files.sh.)
+# test_single_files.sh.) It needs one device, not two hosts; make check
+# runs it on host a of the pair, one of the suites there (see the
+# Makefile); tests/run --no-host leaves it out.
+# tests/run: pair
 . "$(dirname "$0")/lib.sh"
 
 STAGES=${OUR_SINGLE_STAGES:-ping-sr-0 ping-sr-1 ping-sr-2 ping-sr-3 ping-sr-4 blast-sr-2
