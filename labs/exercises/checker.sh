@@ -368,10 +368,25 @@ mixed_run() {
 		return 1
 	fi
 	PROGRAMS_DIR=$client_dir start_client "$name" "${CLIENT_ARGS[@]}"
+	[ -n "${WATCH:-}" ] && watch_client "$name"
 	wait_client
 	wait_server
 	note_timeout client "$CLIENT_STATUS" "$CLIENT_OUT"
 	note_timeout server "$SERVER_STATUS" "$SERVER_OUT"
+}
+
+# watch_client NAME: while the client of run NAME runs, ask each second
+# the check's own WATCH, a function given NAME, whether the run can never
+# end; once it says so (status 0, its note added to the client's output),
+# stop both sides, rather than let them spin until the limit.
+watch_client() {
+	while kill -0 "$CLIENT_PID" 2>/dev/null; do
+		nap 1
+		if "$WATCH" "$1"; then
+			kill "$CLIENT_PID" "$SERVER_PID" 2>/dev/null
+			return
+		fi
+	done
 }
 
 # ended_well: the last run's client and server both exited 0.
