@@ -25,6 +25,9 @@ SHARED ?= options report trace statistics interrupt control buffers \
 # RDMA. And the kit's instruments (-t, -T, -x), which it leaves out.
 PLUMBING ?= options report interrupt control
 INSTRUMENTS ?= trace statistics
+# What serves the lab and not the lesson, left out of the single files as
+# the instruments are: the client's -D, a run bounded by time.
+LEAVE_OUT ?= our_timed_options time_run time_is_up timed_run
 
 PKG_CONFIG ?= pkg-config
 RDMA_CFLAGS := $(shell $(PKG_CONFIG) --cflags libibverbs librdmacm 2>/dev/null)
@@ -111,6 +114,7 @@ $(SINGLE_DIR)/%.c: $(STAGE_FILES) $(STAGE_HEADERS) $(KIT)/labs/single-file \
 		$(foreach f,$(filter $(PLUMBING),$(SHARED)),--plumbing $(COMMON)/$(f).c) \
 		$(foreach f,$(filter $(INSTRUMENTS),$(SHARED)),--instrument $(COMMON)/$(f).c) \
 		--prune-fields our_control --prune-fields our_options \
+		$(addprefix --leave-out ,$(LEAVE_OUT)) \
 		--run '$(RUN_SERVER)' --run '$(RUN_CLIENT)' \
 		$(patsubst %,$(COMMON)/%.c,$(SHARED)) \
 		$(abspath $(addsuffix .c,$(PIECES)) $($*_SOURCES))

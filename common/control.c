@@ -16,15 +16,43 @@
 #include "interrupt.h"
 #include "report.h"
 
+/*
+ * A timed run, the client's -D (where the stage's CM piece offers it:
+ * see our_timed_options in cm_events.h): a run bounded by time, not by a
+ * count, which the agent runs until the client hangs up. It serves the
+ * lab (the instruments' rates, the tests) rather than the lesson, and
+ * the single files leave it out. Keep its seconds with no count.
+ */
+static void time_run(struct our_control *control,
+		     const struct our_options *options)
+{
+	control->duration = options->duration;
+	if (control->duration)
+		control->count = 0;
+}
+
+/* A timed run's time is up. */
+static bool time_is_up(const struct our_control *control)
+{
+	return control->duration && our_now_ns() - control->start_ns >=
+					    control->duration * 1000000000ull;
+}
+
+/* A timed run: its agent's hang-up came before the time was up. */
+static bool timed_run(const struct our_control *control)
+{
+	return control->duration;
+}
+
 void our_init_control(struct our_control *control,
 		      const struct our_options *options)
 {
 	memset(control, 0, sizeof(*control));
-	control->count = options->duration ? 0 : options->count;
-	control->duration = options->duration;
+	control->count = options->count;
 	control->size = options->size;
 	control->buffers = options->buffers;
 	control->verify = options->verify;
+	time_run(control, options);
 }
 
 uint64_t our_now_ns(void)
@@ -43,10 +71,10 @@ bool our_keep_going(struct our_control *control, uint64_t done)
 	}
 	if (control->count)
 		return done < control->count;
-	/* No count: a client runs for its duration; an agent, until the
-	 * client hangs up. */
-	return !control->duration || our_now_ns() - control->start_ns <
-					     control->duration * 1000000000ull;
+	if (time_is_up(control))
+		return false;
+	/* No count: an agent runs until the client hangs up. */
+	return true;
 }
 
 void our_count_transfer(struct our_control *control)
@@ -86,9 +114,12 @@ static int run_status(const struct our_control *control, int ret)
 	our_error("%s ended the run after %llu%s %s%s", control->peer_name,
 		  done, of, our_transfer_unit,
 		  done == 1 && !control->count ? "" : "s");
+	if (control->count)
+		return EXIT_FAILURE;
+	if (timed_run(control))
+		return EXIT_FAILURE;
 	/* An agent with no count runs until the client hangs up. */
-	return control->count || control->duration ? EXIT_FAILURE :
-						     EXIT_SUCCESS;
+	return EXIT_SUCCESS;
 }
 
 int our_end_run(struct our_control *control, int ret)

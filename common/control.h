@@ -30,7 +30,7 @@ struct our_buffers {
 
 /* How a run ended, when it did not simply run its course. */
 enum our_run_end {
-	OUR_RUN_AS_PLANNED, /* to its count or duration, or it failed */
+	OUR_RUN_AS_PLANNED, /* it ran its course, or it failed */
 	OUR_RUN_PEER_GONE,  /* the peer disconnected or died */
 	OUR_RUN_INTERRUPTED, /* Ctrl-C or SIGTERM (see interrupt.h) */
 	OUR_RUN_SILENT,	     /* no acknowledgement came: link or host gone */
@@ -45,9 +45,9 @@ struct our_statistics;
 
 struct our_control {
 	/* What this connection runs: our options, or what the peer asked. */
-	uint32_t count;    /* transfers; 0: until the duration is over, or
-			    * for an agent, until the client hangs up */
-	uint32_t duration; /* seconds, with a count of 0: the client's -D */
+	uint32_t count;    /* transfers; 0: none, the agent runs until the
+			    * client hangs up */
+	uint32_t duration; /* a timed run's seconds (see control.c) */
 	uint32_t size;
 	uint32_t buffers;
 	bool verify;
@@ -98,9 +98,9 @@ void our_init_control(struct our_control *control,
 
 /*
  * For the exchange, before each transfer: true while the run goes on
- * after done transfers, that is below the count, or before the duration
- * is over, or (an agent with no count) until the client hangs up. False
- * once Ctrl-C or SIGTERM came: control->end then says so.
+ * after done transfers: below the count; with no count, until the
+ * client hangs up (an agent). False once Ctrl-C or SIGTERM came:
+ * control->end then says so.
  */
 bool our_keep_going(struct our_control *control, uint64_t done);
 

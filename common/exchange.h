@@ -74,8 +74,8 @@ int our_ask_resources(struct our_control *control,
 
 /*
  * Client and agent: the exchange itself, control->count transfers of
- * control->size bytes, or as many as the duration allows (see
- * our_keep_going in control.h). Returns 0 when the run ran its course,
+ * control->size bytes, or with no count as many as our_keep_going
+ * (control.h) allows. Returns 0 when the run ran its course,
  * or Ctrl-C ended it between two transfers; -1 when it failed
  * (reported), or the peer went away or Ctrl-C came during a wait
  * (control->end says which, for our_end_run).

@@ -26,8 +26,8 @@ struct our_private_data {
 	uint8_t version;  /* OUR_PRIVATE_VERSION */
 	uint8_t length;   /* bytes filled in by the sender */
 	uint16_t flags;   /* OUR_PRIVATE_* bits */
-	uint32_t count;   /* round trips or messages; 0: until the client
-			   * hangs up (a timed run, -D) */
+	uint32_t count;   /* round trips or messages; 0: none, the
+			   * agent runs until the client hangs up */
 	uint32_t size;    /* bytes per message */
 	uint32_t buffers; /* messages in flight */
 };
