@@ -134,6 +134,20 @@ test_single_files_leave_out_the_timed_run() {
 	done
 }
 
+# A field that the program only sets, never reads, is not there: a
+# client serves no clients, and no ping-sr-0 program asks how many slots
+# its buffers have (the blasts do). Nor is what sets it.
+test_single_files_hold_no_field_only_set() {
+	local stage
+
+	for stage in $STAGES; do
+		single_lacks $stage client 'uint32_t clients;|\.clients = '
+	done
+	single_lacks ping-sr-0 client 'uint32_t slots;|->slots = '
+	single_lacks ping-sr-0 server 'uint32_t slots;|->slots = '
+	single_holds blast-rdma-1 client 'uint32_t slots;'
+}
+
 # The baseline is ping-sr-0's alone: nothing of a later stage, not even
 # a word of it, is in what its programs run. (sig_atomic_t, the type of a
 # signal handler's note, is another word than atomic.)
