@@ -26,8 +26,10 @@ SHARED ?= options report trace statistics interrupt control buffers \
 PLUMBING ?= options report interrupt control
 INSTRUMENTS ?= trace statistics
 # What serves the lab and not the lesson, left out of the single files as
-# the instruments are: the client's -D, a run bounded by time.
-LEAVE_OUT ?= our_timed_options time_run time_is_up timed_run
+# the instruments are: the client's -D, a run bounded by time, and
+# $OUR_PORT, a port for each student who shares a machine.
+LEAVE_OUT ?= our_timed_options time_run time_is_up timed_run \
+	bad_lab_port print_lab_usage
 
 PKG_CONFIG ?= pkg-config
 RDMA_CFLAGS := $(shell $(PKG_CONFIG) --cflags libibverbs librdmacm 2>/dev/null)

@@ -25,7 +25,7 @@
 /* The options, and their values when they are not given. */
 struct our_options {
 	const char *address; /* -a: NULL lets a server listen on all */
-	uint32_t port;       /* -p: $OUR_PORT if set, else 12321 */
+	uint32_t port;       /* -p: 12321 */
 	uint32_t count;      /* -c: round trips or messages: 100 */
 	uint32_t duration;   /* -D: seconds instead of a count; 0: -c */
 	uint32_t size;       /* -s: bytes per message: 64 */

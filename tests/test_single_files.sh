@@ -148,6 +148,24 @@ test_single_files_hold_no_field_only_set() {
 	single_holds blast-rdma-1 client 'uint32_t slots;'
 }
 
+# $OUR_PORT, a port for each student who shares a machine, is the lab's
+# too: the single files take -p alone, and say so.
+test_single_files_leave_out_the_lab_port() {
+	local stage program
+
+	for stage in $ALL_STAGES; do
+		for program in $(programs_of $stage); do
+			single_lacks $stage $program '\<OUR_PORT\>|getenv'
+		done
+	done
+	for stage in $STAGES; do
+		for program in client server; do
+			single_holds $stage $program \
+				'"-p PORT      port [(]default 12321[)]"'
+		done
+	done
+}
+
 # The baseline is ping-sr-0's alone: nothing of a later stage, not even
 # a word of it, is in what its programs run. (sig_atomic_t, the type of a
 # signal handler's note, is another word than atomic.)
