@@ -69,12 +69,10 @@ bool our_keep_going(struct our_control *control, uint64_t done)
 		control->end = OUR_RUN_INTERRUPTED;
 		return false;
 	}
-	if (control->count)
-		return done < control->count;
 	if (time_is_up(control))
 		return false;
-	/* No count: an agent runs until the client hangs up. */
-	return true;
+	/* With no count, an agent runs until the client hangs up. */
+	return !control->count || done < control->count;
 }
 
 void our_count_transfer(struct our_control *control)
