@@ -84,6 +84,15 @@ int our_run_client(struct our_control *control);
 int our_run_agent(struct our_control *control);
 
 /*
+ * For our_check_wc, before it asks whether a failed work completion is
+ * the news that the peer has gone: true when the peer refused our access
+ * to its memory and is still there (an exchange that reaches the peer's
+ * memory asks; one of sends alone says false).
+ */
+bool our_refused_by_peer(struct our_control *control,
+			 const struct ibv_wc *wc);
+
+/*
  * For our_explain_wc: a work completion failed, and was reported. Returns
  * true when the exchange said what it probably means (of something it
  * posts beyond sends and receives), false to leave it to our_explain_wc.

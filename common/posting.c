@@ -72,14 +72,9 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 /*
  * How long a failed work completion waits for the CM to say whether the
  * connection is down: the peer's CM sends the disconnect as soon as the
- * peer ends, or its kernel does when it dies. A refusal of our access
- * waits less: a peer that refused us is there, and ends its own run only
- * after the longer wait (its own work requests were flushed); one that
- * dies may refuse us too (its memory goes before its queue pair), but
- * then its disconnect follows at once.
+ * peer ends, or its kernel does when it dies.
  */
 #define OUR_LOST_WAIT_MS 2000
-#define OUR_REFUSED_WAIT_MS 500
 
 bool our_count_done(const struct our_control *control)
 {
@@ -108,9 +103,8 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 	 * end of the run is told as the peer's doing. A message longer than
 	 * our receive buffer came over a connection that is up. */
 	if (wc->status != IBV_WC_LOC_LEN_ERR &&
-	    our_connection_lost(control, wc->status == IBV_WC_REM_ACCESS_ERR ?
-						 OUR_REFUSED_WAIT_MS :
-						 OUR_LOST_WAIT_MS)) {
+	    !our_refused_by_peer(control, wc) &&
+	    our_connection_lost(control, OUR_LOST_WAIT_MS)) {
 		our_trace(1, "our %s failed (%s): %s has gone", what,
 			  ibv_wc_status_str(wc->status), control->peer_name);
 		control->end = OUR_RUN_PEER_GONE;

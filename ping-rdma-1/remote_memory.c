@@ -147,6 +147,18 @@ int our_post_write(struct our_control *control,
 }
 /* end excerpt write */
 
+/* A peer that refused our access is there: it ends its run only after
+ * our_check_wc's longer wait. One that dies may refuse us too, but then
+ * its disconnect follows at once. */
+#define OUR_REFUSED_WAIT_MS 500
+
+bool our_refused_by_peer(struct our_control *control,
+			 const struct ibv_wc *wc)
+{
+	return wc->status == IBV_WC_REM_ACCESS_ERR &&
+	       !our_connection_lost(control, OUR_REFUSED_WAIT_MS);
+}
+
 bool our_explain_exchange_wc(const struct our_control *control,
 			   const struct ibv_wc *wc)
 {

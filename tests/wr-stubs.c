@@ -12,3 +12,11 @@ bool our_explain_exchange_wc(const struct our_control *control,
 	(void)wc;
 	return false;
 }
+
+bool our_refused_by_peer(struct our_control *control,
+			 const struct ibv_wc *wc)
+{
+	(void)control;
+	(void)wc;
+	return false;
+}
