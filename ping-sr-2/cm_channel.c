@@ -27,7 +27,8 @@
  * comes gets as long to finish.
  */
 #define OUR_GRACE_MS 500
-/* A send in flight fails within the transport's retries: about 4 s. */
+/* A send in flight fails within the transport's retries, about 4 s at
+ * the ACK timeout the kit sets: this waits five times that. */
 #define OUR_LAST_RETRY_MS 20000
 
 /* The peer's hang-up is seen while the program runs. */
