@@ -97,4 +97,19 @@ test_single_programs_work_with_the_kits_both_ways() {
 	at_once pair_run check_pair_run "${pairs[@]}"
 }
 
+# The single files leave -D out, but a single server still serves the
+# kit's timed client: the run has no count, and its agent's normal end is
+# the client's hang-up (ping-sr-2/README.md).
+test_a_single_server_serves_the_kits_timed_run() {
+	require_rdma || return 0
+
+	start_server ping-sr-2/single || return
+	run_client ping-sr-2 -D 1
+	wait_server
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" \
+		"^server: [0-9.:]+ ended the run after [0-9]+ round trips?\$"
+}
+
 . shunit2
