@@ -108,7 +108,7 @@ $(SINGLES): $(SINGLE_DIR)/%: $(SINGLE_DIR)/%.c
 		-lrdmacm -libverbs -pthread
 
 $(SINGLE_DIR)/%.c: $(STAGE_FILES) $(STAGE_HEADERS) $(KIT)/labs/single-file \
-		Makefile
+		$(filter %.mk Makefile,$(MAKEFILE_LIST))
 	mkdir -p $(SINGLE_DIR)
 	$(KIT)/labs/single-file -o $@ --stage $(STAGE) --lesson Makefile \
 		-I $(COMMON) $(addprefix -I ,$(PIECE_DIRS)) \
@@ -117,7 +117,7 @@ $(SINGLE_DIR)/%.c: $(STAGE_FILES) $(STAGE_HEADERS) $(KIT)/labs/single-file \
 		$(foreach f,$(filter $(INSTRUMENTS),$(SHARED)),--instrument $(COMMON)/$(f).c) \
 		--prune-fields our_control --prune-fields our_options \
 		--prune-fields our_buffers \
-		$(addprefix --leave-out ,$(LEAVE_OUT)) \
+		$(addprefix --leave-out ,$(LEAVE_OUT) $($*_LEAVE_OUT)) \
 		--run '$(RUN_SERVER)' --run '$(RUN_CLIENT)' \
 		$(patsubst %,$(COMMON)/%.c,$(SHARED)) \
 		$(abspath $(addsuffix .c,$(PIECES)) $($*_SOURCES))

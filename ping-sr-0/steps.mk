@@ -13,6 +13,9 @@ client_SOURCES = $(STEPS_DIR)client.c
 # agent's steps, agent.c, are the same for both.
 LISTENER ?= $(STEPS_DIR)server.c
 server_SOURCES = $(STEPS_DIR)agent.c $(LISTENER)
+# A refusal comes only to the side that connects: the server's single
+# file leaves out the client's report of one.
+server_LEAVE_OUT = our_report_refusal
 # What an exchange may leave to these defaults: it asks no RDMA read
 # resources of the adapters (no_reads), and it posts sends and receives
 # alone, whose failures posting.c explains itself (sends_only). A stage

@@ -166,6 +166,20 @@ test_single_files_leave_out_the_lab_port() {
 	done
 }
 
+# A refusal comes only to the side that connects: from ping-sr-1 on, a
+# single client says the server's reason for one, and a single server
+# holds no report of a refusal it cannot be sent.
+test_only_a_client_reports_a_refusal() {
+	local stage
+
+	for stage in $STAGES; do
+		single_lacks $stage server 'our_report_refusal'
+		[ $stage = ping-sr-0 ] && continue
+		single_holds $stage client \
+			'our_error[(]"the server refused us: %s"'
+	done
+}
+
 # A peer that refuses our access to its memory is still there, and a
 # failed work completion waits less for the news that it has gone: only
 # the stages that reach the peer's memory know of it.
