@@ -146,6 +146,38 @@ test_no_bug_hunt_names_its_original() {
 	assertTrue "the bug hunts looked at" "[ $hunts -gt 0 ]"
 }
 
+# A bug hunt's file, once its solution is in, is the kit's file but for
+# the lines that name the hunt and the kit's excerpt markers: a student
+# who fixes the bug has the kit's code, and a diff between the two shows
+# no second change to puzzle over.
+test_each_bug_hunt_is_the_kit_but_for_its_bug() {
+	local dir name file original extra hunts=0
+
+	for dir in "$EXERCISES"/bug-*/; do
+		dir=${dir%/}
+		name=${dir##*/}
+		for file in "$dir"/*.c; do
+			original=$(originals "${file##*/}")
+			assertEquals "$name: one original of ${file##*/}" 1 \
+				"$(echo "$original" | wc -w)"
+			patch -s -f -o "$WORK/fixed.c" "$file" \
+				<"$SOLUTIONS/$name.patch" >/dev/null 2>&1 ||
+				fail "$name: its solution does not apply"
+			sed '/^\s*\/\* \(end \)\?excerpt/d' "$KIT/$original" \
+				>"$WORK/original.c"
+			sed -i '/^\s*\/\* \(end \)\?excerpt/d' "$WORK/fixed.c"
+			# What is left once the hunt's lines in the header go.
+			extra=$(diff "$WORK/original.c" "$WORK/fixed.c" |
+				grep '^[<>]' |
+				grep -Ev '^>  \*( .*(bug hunt|mistake|README\.md).*)?$')
+			assertEquals "$name: the kit's $original, once fixed, but for" \
+				"" "$extra"
+			hunts=$((hunts + 1))
+		done
+	done
+	assertTrue "the bug hunts looked at" "[ $hunts -gt 0 ]"
+}
+
 # Each checker takes its ports from CHECK_PORT up, 50 for its runs and 50
 # more 500 above for the runs beside them (checker.sh): no two exercises'
 # ranges meet, so that a student may check two at once.

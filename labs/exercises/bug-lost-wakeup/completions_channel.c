@@ -63,7 +63,7 @@ static int sleep_until_event(struct our_control *control)
 		}
 		if (ret > 0)
 			return our_take_cq_event(control);
-		/* Has the CM piece seen the peer go, or did Ctrl-C come? */
+		/* Has the peer been seen to go, or did Ctrl-C come? */
 		if (our_wait_must_end(control))
 			return -1;
 	}

@@ -73,6 +73,8 @@ int our_advertise_memory(struct our_control *control, uint32_t slot)
 		  mine->slots * mine->slot_size, (uintptr_t)mine->data,
 		  mine->mr->rkey);
 	memcpy(our_slot(&control->send, slot), &ad, sizeof(ad));
+	/* What came before it answered no transfer (our_count_done). */
+	control->answered = false;
 	return our_post_send(control, &control->send, slot, sizeof(ad));
 }
 
@@ -118,6 +120,8 @@ int our_take_memory_ad(struct our_control *control, const struct ibv_wc *wc,
 		     ", rkey 0x%" PRIx32,
 		  control->peer_name, memory->length, memory->addr,
 		  memory->rkey);
+	/* The advertisement answers no transfer of the run. */
+	control->answered = false;
 	return 0;
 }
 
