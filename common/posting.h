@@ -42,8 +42,7 @@ struct ibv_qp_init_attr our_qp_attr(const struct our_control *control);
  * Wait until the next sends work requests on the send queue have
  * completed, whatever their kind, and, when recv is true, until one
  * receive has: its work completion is copied to *received. Returns 0,
- * or -1 (see our_await_completion). Once the receive is in, a peer that
- * has gone is no failure: it had our sends.
+ * or -1 (see our_await_completion).
  */
 int our_await_transfers(struct our_control *control, uint32_t sends,
 			bool recv, struct ibv_wc *received);
