@@ -31,7 +31,7 @@ struct our_options {
 	uint32_t size;       /* -s: bytes per message: 64 */
 	uint32_t buffers;    /* -b: messages in flight: 4 */
 	uint32_t clients;    /* -n: clients a server serves at once: 1 */
-	bool verify;         /* -v */
+	bool verify;         /* -v: check every byte received */
 };
 
 /*

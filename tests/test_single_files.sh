@@ -166,6 +166,31 @@ test_single_files_leave_out_the_lab_port() {
 	done
 }
 
+# A field's comment names an option only where the program takes it: a
+# server's count, size and verify are defaults that the client's request
+# replaces, not -c, -s and -v.
+test_single_files_name_only_the_options_they_take() {
+	local stage program file letter named=0
+
+	for stage in $ALL_STAGES; do
+		for program in $(programs_of $stage); do
+			file=$KIT/$stage/single/$program.c
+			for letter in $(sed -n '/^struct our_options {/,/^};/p' "$file" |
+				grep -o '/\* -[A-Za-z]: ' | cut -c5); do
+				named=$((named + 1))
+				grep -q "{ '$letter'," "$file" ||
+					fail "$stage/$program.c: a field's comment names -$letter, which it does not take"
+			done
+		done
+	done
+	assertTrue "fields named their options" "[ $named -gt 0 ]"
+	sed -n '/^struct our_options {/,/^};/p' \
+		"$KIT/ping-sr-3/single/server.c" >"$WORK/options"
+	assert_no_output "$WORK/options" '/\* -[csbv]: '
+	single_holds ping-sr-3 client '/\* -c: round trips or messages: 100 \*/'
+	single_holds blast-rdma-1 client '/\* -b: messages in flight: 4 \*/'
+}
+
 # A refusal comes only to the side that connects: from ping-sr-1 on, a
 # single client says the server's reason for one, and a single server
 # holds no report of a refusal it cannot be sent.
