@@ -42,9 +42,9 @@ void our_destroy_id(struct rdma_cm_id **id);
 
 /*
  * A CM verb on control->cm_id was called and returned ret: see it through
- * until its event, expected, has arrived. Reports the verb when it failed
- * and the event when it was not the one expected. Returns 0 when expected
- * arrived, or -1.
+ * until its event, expected, has arrived (the verb of an id with no event
+ * channel returns only then, and fails when another event came). Reports
+ * a failure. Returns 0 when expected arrived, or -1.
  */
 int our_await_cm_event(struct our_control *control, int ret,
 		       enum rdma_cm_event_type expected, const char *verb);

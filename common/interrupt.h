@@ -3,12 +3,13 @@
  * interrupt.h - Ctrl-C (SIGINT) and SIGTERM end a run cleanly.
  *
  * While the exchange runs, the first of these signals asks the run to
- * end: the side that got it stops after the transfer in progress,
- * disconnects, prints its report for what was done, releases everything
- * and exits with status 128 plus the signal's number: 130 for Ctrl-C, 143
- * for SIGTERM, what a shell shows for a program that a signal ended. A
- * second signal ends the program at once. Before and after the run
- * (while connecting, say) the signals keep their usual effect.
+ * end: the side that got it stops (giving a transfer in progress a
+ * moment, where it watches the connection), disconnects, prints its
+ * report for what was done, releases everything and exits with status
+ * 128 plus the signal's number: 130 for Ctrl-C, 143 for SIGTERM, what a
+ * shell shows for a program that a signal ended. A second signal ends
+ * the program at once. Before and after the run (while connecting, say)
+ * the signals keep their usual effect.
  */
 #ifndef OUR_INTERRUPT_H
 #define OUR_INTERRUPT_H

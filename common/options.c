@@ -99,10 +99,9 @@ static void print_usage(const struct our_program *program, FILE *out)
 	fprintf(out, "  -h           show this help\n");
 	our_print_instrument_usage(out, program->runs);
 	if (program->runs)
-		fprintf(out, "\nCtrl-C or SIGTERM ends a run after the transfer "
-			     "in progress, with a report\nand exit status 130 "
-			     "or 143; a second one ends the program at "
-			     "once.\n");
+		fprintf(out, "\nCtrl-C or SIGTERM ends a run cleanly, with a "
+			     "report and exit status 130\nor 143; a second "
+			     "one ends the program at once.\n");
 	print_lab_usage(out, program);
 }
 

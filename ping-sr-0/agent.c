@@ -36,7 +36,7 @@ int our_serve_client(struct our_control *control)
 	if (our_accept(control))
 		goto out_destroy_qp;
 
-	/* From here Ctrl-C ends the run after the transfer in progress. */
+	/* From here Ctrl-C ends the run cleanly, with a report. */
 	if (our_start_run(control))
 		goto out_disconnect;
 	ret = our_run_agent(control);

@@ -59,7 +59,7 @@ int main(int argc, char *argv[])
 	if (our_connect(&control))
 		goto out_destroy_qp;
 
-	/* From here Ctrl-C ends the run after the transfer in progress. */
+	/* From here Ctrl-C ends the run cleanly, with a report. */
 	if (our_start_run(&control))
 		goto out_disconnect;
 	ret = our_run_client(&control);

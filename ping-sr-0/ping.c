@@ -140,8 +140,9 @@ int our_run_agent(struct our_control *control)
 		if (length_ok && our_post_recv(control, OUR_AGENT_SLOT(i + 1)))
 			return -1;
 		/* The pong is the ping itself, sent back from where it
-		 * landed. Even a ping of the wrong size is answered, so the
-		 * client learns of the mismatch too instead of waiting. */
+		 * landed. A ping shorter than agreed is answered too, so the
+		 * client learns of the mismatch instead of waiting (a longer
+		 * one does not fit: its receive fails). */
 		if (our_post_send(control, &control->recv, slot,
 				  control->size))
 			return -1;

@@ -41,7 +41,7 @@ int our_serve_client(struct our_control *control)
 	if (our_accept(control))
 		return EXIT_FAILURE;
 
-	/* From here Ctrl-C ends the run after the transfer in progress. */
+	/* From here Ctrl-C ends the run cleanly, with a report. */
 	if (our_start_run(control))
 		return EXIT_FAILURE;
 	ret = our_run_agent(control);

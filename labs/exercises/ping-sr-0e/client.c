@@ -65,7 +65,7 @@ int main(int argc, char *argv[])
 	if (our_connect(&control))
 		return EXIT_FAILURE;
 
-	/* From here Ctrl-C ends the run after the transfer in progress. */
+	/* From here Ctrl-C ends the run cleanly, with a report. */
 	if (our_start_run(&control))
 		return EXIT_FAILURE;
 	ret = our_run_client(&control);
