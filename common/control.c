@@ -91,8 +91,8 @@ int our_start_run(struct our_control *control)
 	return 0;
 }
 
-/* Say how the run ended, when the peer or a signal ended it, and return
- * the program's exit status. */
+/* Say how the run ended when a signal ended it, or the peer (where the
+ * program watches the connection), and return the exit status. */
 static int run_status(const struct our_control *control, int ret)
 {
 	unsigned long long done = control->transfers;

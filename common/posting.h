@@ -52,11 +52,11 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 bool our_count_done(const struct our_control *control);
 
 /*
- * Check a work completion. Returns 0 for success, or for a send flushed
- * or never acknowledged once our_count_done(). Otherwise returns -1:
- * when the connection turns out to be down (the peer went away), with
- * control->end set to OUR_RUN_PEER_GONE and nothing reported; otherwise
- * with the failure reported.
+ * Check a work completion. Returns 0 for success, or for a work request
+ * flushed or never acknowledged once our_count_done(). Otherwise returns
+ * -1 with the failure reported; or, where the program watches the
+ * connection and finds it down (the peer went away), with control->end
+ * set to OUR_RUN_PEER_GONE and nothing reported.
  */
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc);
 
