@@ -39,26 +39,30 @@ test_ping_sr_0_client_smaller_than_server_both_fail() {
 	assert_output "$WORK/server.out" "^server: size mismatch: message 0 .* has 64 bytes, we expect 4096"
 }
 
-# Different counts: the server ends after its 10 round trips while the
-# client waits for pong 11, which never comes; ping-sr-0 cannot see the
-# server hang up (problem 2). Both hang: the test ends them.
+# Different counts: the client ends after its 10 round trips while the
+# server waits for ping 11, which never comes; ping-sr-0 cannot see the
+# client hang up (problem 2): the test ends it. (Not the other way round:
+# a client whose ping 11 reaches the server before the server's queue
+# pair is gone waits for pong 11, but on a slow machine it may come
+# after, and fail after its retries: which one depends on the machine's
+# speed. A receive that never comes has no such race.)
 test_ping_sr_0_counts_disagree_and_the_longer_side_waits() {
 	require_rdma || return 0
-	local client deadline=$((SECONDS + LIMIT))
+	local server deadline=$((SECONDS + LIMIT))
 
-	start_server ping-sr-0 -c 10 -v || return
-	start_client ping-sr-0 -c 20 -v
-	client=$(program_pid "$CLIENT_PID")
-	until has_line "$WORK/server.out" "^server: 10 round trips of 64 bytes"; do
+	start_server ping-sr-0 -c 20 -v || return
+	server=$(program_pid "$SERVER_PID")
+	start_client ping-sr-0 -c 10 -v
+	until has_line "$WORK/client.out" "^client: 10 round trips of 64 bytes"; do
 		[ $SECONDS -lt $deadline ] ||
-			{ fail "no server report: $(cat "$WORK"/*.out)"; return; }
+			{ fail "no client report: $(cat "$WORK"/*.out)"; return; }
 		nap 0.1
 	done
 	sleep 3
-	assertTrue "the ping-sr-0 client should still wait for pong 11" \
-		"kill -0 $client"
+	assertTrue "the ping-sr-0 server should still wait for ping 11" \
+		"kill -0 $server"
 	assertFalse "and have no report" \
-		"grep -q 'round trips of' '$WORK/client.out'"
+		"grep -q 'round trips of' '$WORK/server.out'"
 }
 
 test_ping_sr_1_agent_adopts_the_clients_count() {
