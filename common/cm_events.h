@@ -94,6 +94,6 @@ bool our_peer_disconnected(struct our_control *control);
  * the connection is down, as the CM says within wait_ms (false where
  * nothing watches the connection).
  */
-bool our_connection_lost(struct our_control *control, unsigned int wait_ms);
+bool our_connection_lost(struct our_control *control, uint32_t wait_ms);
 
 #endif

@@ -28,12 +28,12 @@ struct our_buffers {
 	struct ibv_mr *mr;
 };
 
-/* How a run ended, when it did not simply run its course. */
+/* How a run ended: as planned, or cut short, and by what. */
 enum our_run_end {
 	OUR_RUN_AS_PLANNED, /* it ran its course, or it failed */
 	OUR_RUN_PEER_GONE,  /* the peer disconnected or died */
 	OUR_RUN_INTERRUPTED, /* Ctrl-C or SIGTERM (see interrupt.h) */
-	OUR_RUN_SILENT,	     /* no acknowledgement came: link or host gone */
+	OUR_RUN_SILENT,	     /* no acknowledgement: link or host gone */
 };
 
 /* What the pieces keep for themselves: each type is its piece's own. */

@@ -32,7 +32,7 @@ const struct our_option our_server_address[] = {
 };
 
 /*
- * Read a decimal number from 1 to max. strtoul alone would take "-1",
+ * Read a decimal number from 1 to max. strtoull alone would take "-1",
  * "12abc" and " 5"; a student's typo deserves a clear refusal instead.
  */
 static bool parse_number(const char *text, uint32_t max, uint32_t *value)
@@ -128,13 +128,15 @@ int our_parse_options(const struct our_program *program, int argc,
 					 .size = 64, .buffers = 4,
 					 .clients = 1 };
 	if (bad_lab_port(program, options))
-		return bad_usage(program, "OUR_PORT must be 1 to 65535, not '%s'",
+		return bad_usage(program,
+				 "OUR_PORT must be 1 to 65535, not '%s'",
 				 getenv("OUR_PORT"));
 	for (int i = 1; i < argc; i++) {
 		const struct our_option *row = find_option(program, argv[i]);
 		char *field = (char *)options + (row ? row->field : 0);
 
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+		if (strcmp(argv[i], "-h") == 0 ||
+		    strcmp(argv[i], "--help") == 0) {
 			print_usage(program, stdout);
 			return EXIT_SUCCESS;
 		}
@@ -151,9 +153,9 @@ int our_parse_options(const struct our_program *program, int argc,
 					 argv[i - 1]);
 		else if (row->max == 0)
 			*(const char **)field = argv[i];
-		else if (!parse_number(argv[i], row->max,
-				       (uint32_t *)field))
-			return bad_usage(program, "%s must be 1 to %u, not '%s'",
+		else if (!parse_number(argv[i], row->max, (uint32_t *)field))
+			return bad_usage(program,
+					 "%s must be 1 to %u, not '%s'",
 					 argv[i - 1], row->max, argv[i]);
 	}
 	if (program->needs_address && !options->address)

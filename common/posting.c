@@ -52,7 +52,8 @@ int our_await_transfers(struct our_control *control, uint32_t sends,
 		if (our_await_completion(control, &wc)) {
 			/* The peer answered, so it had our sends: if it has
 			 * gone since, only their acknowledgements were lost. */
-			if (!(asked && !recv && control->end == OUR_RUN_PEER_GONE))
+			if (!(asked && !recv &&
+			      control->end == OUR_RUN_PEER_GONE))
 				return -1;
 			control->end = OUR_RUN_AS_PLANNED;
 			return 0;

@@ -67,10 +67,10 @@ void our_record_latency(struct our_control *control)
 	if (!x)
 		return;
 	if (x->recorded == x->capacity) {
+		size_t bytes = 2 * (size_t)x->capacity * sizeof(*more);
+
 		more = x->capacity <= UINT32_MAX / 2 ?
-			       realloc(x->latencies_ns, 2 * (size_t)x->capacity *
-							       sizeof(*more)) :
-			       NULL;
+			       realloc(x->latencies_ns, bytes) : NULL;
 		if (!more) {
 			x->last_ns = now;
 			return; /* the first latencies are all the report has */
@@ -211,7 +211,8 @@ static void print_tallies(const struct our_statistics *x)
 			for (int j = i; j < x->tally_count; j++) {
 				const struct our_tally *t = &x->tallies[j];
 
-				if (strcmp(t->group, group) || t->sizes != sizes)
+				if (strcmp(t->group, group) ||
+				    t->sizes != sizes)
 					continue;
 				if (printed++)
 					printf(sizes ? "; " : ", ");

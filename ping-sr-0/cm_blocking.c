@@ -130,7 +130,7 @@ bool our_peer_disconnected(struct our_control *control)
 	return false;
 }
 
-bool our_connection_lost(struct our_control *control, unsigned int wait_ms)
+bool our_connection_lost(struct our_control *control, uint32_t wait_ms)
 {
 	(void)control; /* nor can we tell why a completion failed */
 	(void)wait_ms;

@@ -78,7 +78,7 @@ void our_destroy_id(struct rdma_cm_id **id)
 
 	our_verb_failed(ret, "rdma_destroy_id");
 	*id = NULL;
-	/* Every id on the channel is destroyed by now: close it. */
+	/* The channel served this id alone: it goes with it. */
 	rdma_destroy_event_channel(channel);
 	our_trace(1, "rdma_destroy_event_channel");
 }
@@ -159,7 +159,7 @@ bool our_wait_must_end(struct our_control *control)
 }
 /* end excerpt must_end */
 
-bool our_connection_lost(struct our_control *control, unsigned int wait_ms)
+bool our_connection_lost(struct our_control *control, uint32_t wait_ms)
 {
 	uint64_t give_up = our_now_ns() + wait_ms * 1000000ull;
 

@@ -52,9 +52,8 @@ int rdma_create_qp_ex(struct rdma_cm_id *id,
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	real = (int (*)(struct rdma_cm_id *,
-			struct ibv_qp_init_attr_ex *))dlsym(RTLD_NEXT,
-							    "rdma_create_qp_ex");
+	real = (int (*)(struct rdma_cm_id *, struct ibv_qp_init_attr_ex *))
+		dlsym(RTLD_NEXT, "rdma_create_qp_ex");
 	return real(id, qp_init_attr);
 }
 

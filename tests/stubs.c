@@ -9,7 +9,7 @@
 #include "report.h"
 
 /* Asked of a failed work completion; none happens here. */
-bool our_connection_lost(struct our_control *control, unsigned int wait_ms)
+bool our_connection_lost(struct our_control *control, uint32_t wait_ms)
 {
 	(void)control;
 	(void)wait_ms;

@@ -3,13 +3,13 @@
  * made_up_board.c - the checker's, not yours: a board of made-up bytes,
  * loaded with LD_PRELOAD after the verb log (verb_log.so). Memory
  * registered for remote reads (the board, as each agent registers it; a
- * subscriber opens nothing to remote reads) is swapped for a copy the publisher never writes, registered at the
- * board's address (ibv_reg_mr_iova2's iova): a subscriber's RDMA reads
- * then fetch the copy. In each slot of 64 bytes the copy holds the slot's
- * own number, as the board's first round would, and a body of made-up
- * bytes. A subscriber that reads and checks what it reads must refuse
- * them; one that makes its publications up, or does not check them, goes
- * on.
+ * subscriber opens nothing to remote reads) is swapped for a copy the
+ * publisher never writes, registered at the board's address
+ * (ibv_reg_mr_iova2's iova): a subscriber's RDMA reads then fetch the
+ * copy. In each slot of 64 bytes the copy holds the slot's own number, as
+ * the board's first round would, and a body of made-up bytes. A
+ * subscriber that reads and checks what it reads must refuse them; one
+ * that makes its publications up, or does not check them, goes on.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>

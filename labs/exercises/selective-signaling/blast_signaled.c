@@ -427,7 +427,7 @@ int our_run_client(struct our_control *control)
 		}
 		/* A send completed, and those before it that asked for no
 		 * completion: their slots are free again. */
-		for (uint32_t n = sends_done(control, &blast, &wc); n > 0; n--) {
+		for (uint32_t n = sends_done(control, &blast, &wc); n; n--) {
 			blast.completed++;
 			our_count_transfer(control);
 		}
