@@ -320,6 +320,19 @@ test_single_files_read_in_the_lessons_order() {
 		fail "ping-rdma-2 server's header lists the undo's verbs out of order"
 	has_line "$WORK/verbs" 'rdma_create_id,rdma_resolve_addr,rdma_resolve_route,ibv_alloc_pd,ibv_reg_mr,ibv_create_cq,rdma_create_qp,ibv_post_recv,rdma_set_option,rdma_connect,ibv_post_send,ibv_poll_cq' ||
 		fail "ping-sr-0 client's header lists the verbs out of order: $(<"$WORK/verbs")"
+	# A server names its client before it gives the request's event
+	# back; the ack of an event it did not expect is a failure's.
+	file=$KIT/ping-rdma-1/single/server.c
+	sed -n '1,/^ \*\//p' "$file" | tr -d '\n *' |
+		grep -q 'rdma_get_cm_event,rdma_get_peer_addr,rdma_ack_cm_event,' ||
+		fail "ping-rdma-1 server's header lists rdma_ack_cm_event before rdma_get_peer_addr"
+	# The undos read as the run takes them, the reverse of the set-up;
+	# what only a refusal calls comes after them.
+	assertEquals "ping-rdma-1 server's undos, in order" \
+		"our_disconnect our_destroy_qp our_destroy_cq our_unsetup_memory our_destroy_pd our_destroy_id our_unsetup_listener our_reject our_drop_request" \
+		"$(sed -n '/^int main(/,$p' "$file" | grep -E '^static [^;]*[(,)]$' |
+			grep -oE 'our_(disconnect|destroy_qp|destroy_cq|unsetup_memory|destroy_pd|destroy_id|unsetup_listener|reject|drop_request)\(' |
+			tr -d '(' | tr '\n' ' ' | sed 's/ $//')"
 }
 
 # The house style's 80 columns (a tab to the next multiple of 8), in the
