@@ -100,14 +100,16 @@ int our_start_watching(struct our_control *control)
 
 void our_disconnect(struct our_control *control)
 {
-	int ret;
-
+	/* Once the peer has gone, its disconnect was taken already; a peer
+	 * that stopped acknowledging would not answer. (Asked first: the
+	 * channel's EAGAIN would hide why rdma_disconnect failed.) */
+	bool answers = !our_peer_disconnected(control) &&
+		       control->end != OUR_RUN_SILENT;
 	/* The CM tells the peer we are going; our queue pair goes to the
-	 * error state and any work still posted is flushed. Once the peer
-	 * has gone, its disconnect was taken already; a peer that stopped
-	 * acknowledging would not answer. */
-	ret = rdma_disconnect(control->cm_id);
-	if (!our_peer_disconnected(control) && control->end != OUR_RUN_SILENT)
+	 * error state and any work still posted is flushed. */
+	int ret = rdma_disconnect(control->cm_id);
+
+	if (answers)
 		our_await_cm_event(control, ret, RDMA_CM_EVENT_DISCONNECTED,
 				   "rdma_disconnect");
 	free(control->cm);
@@ -119,15 +121,17 @@ bool our_peer_disconnected(struct our_control *control)
 	struct our_cm *cm = control->cm;
 	struct rdma_cm_event *event;
 
-	/* Take every event waiting; the channel never blocks. */
-	while (cm && !atomic_load(&cm->disconnected)) {
+	/* Take every event waiting, even after the disconnect: one left
+	 * there would keep poll() from sleeping. The channel never blocks. */
+	while (cm && !atomic_load(&cm->failed)) {
 		if (rdma_get_cm_event(control->cm_id->channel, &event)) {
 			if (errno == EAGAIN)
 				break;
 			/* Unable to watch the connection: do not wait
-			 * blind. */
+			 * blind, and do not blame the peer. */
 			our_verb_failed(-1, "rdma_get_cm_event %s",
 					control->peer_name);
+			atomic_store(&cm->failed, true);
 			atomic_store(&cm->disconnected, true);
 			break;
 		}

@@ -231,6 +231,40 @@ test_a_failed_cm_thread_ends_the_run() {
 	done
 }
 
+# ping-sr-4's one thread cannot take the peer's disconnect (a fault
+# loaded into the server): the agent says so and ends the run as its own
+# failure, not as the client's end of it.
+test_a_failed_cm_watch_is_not_blamed_on_the_peer() {
+	require_rdma || return 0
+	OUR_CM_FAULT=disconnected LD_PRELOAD=$KIT/tests/fail-cm-event.so \
+		start_server ping-sr-4 || return
+	SERVER_REAL=$(program_pid "$SERVER_PID")
+	run_client ping-sr-4 -D 1
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertTrue "the agent should exit within 5 s" \
+		"ends_within 5 $SERVER_REAL"
+	wait_server
+	assertEquals "agent; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" \
+		"^server: rdma_get_cm_event [0-9.:]+: Input/output error\$"
+	assert_no_output "$WORK/server.out" "ended the run after"
+	PORT=$((PORT + 1))
+}
+
+# rdma_disconnect fails (a fault loaded into ping-sr-4's client, whose
+# agent waits for it to hang up): the report gives rdma_disconnect's own
+# reason, not the EAGAIN of the look at the channel that follows it.
+test_a_failed_rdma_disconnect_says_why() {
+	require_rdma || return 0
+	start_server ping-sr-4 || return
+	OUR_CM_FAULT=rdma_disconnect LD_PRELOAD=$KIT/tests/fail-cm-event.so \
+		run_client ping-sr-4 -D 1
+	wait_server
+	assert_output "$WORK/client.out" \
+		"^client: rdma_disconnect [0-9.:]+: Invalid argument\$"
+	PORT=$((PORT + 1))
+}
+
 test_ping_sr_2_and_3_survive_their_peers_dying() {
 	kill_two ping-sr-2 ping-sr-3
 }

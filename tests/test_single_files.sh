@@ -476,7 +476,7 @@ code_bar() {
 	case $1 in
 	ping-sr-2) echo 1203 2000 ;;
 	ping-sr-3) echo 1282 2000 ;;
-	ping-sr-4) echo 1288 2000 ;;
+	ping-sr-4) echo 1290 2000 ;;
 	blast-sr-2) echo 1271 2000 ;;
 	ping-rdma-1) echo 1404 2126 ;;
 	ping-rdma-2) echo 1433 2184 ;;
