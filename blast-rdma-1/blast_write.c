@@ -232,7 +232,7 @@ static int post_chain(struct our_control *control, struct stream *stream)
 		.send_flags = IBV_SEND_SIGNALED,
 	};
 
-	/* The adapter takes the whole chain at once. */
+	/* One call posts the whole chain. */
 	ret = ibv_post_send(control->qp, wrs, &bad_wr);
 	/* end excerpt notice */
 	our_tally(control, "posting", "ibv_post_send calls", 1);

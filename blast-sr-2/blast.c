@@ -203,8 +203,9 @@ static int post_send_chain(struct our_control *control, uint32_t first_slot,
 		};
 	}
 
-	/* The adapter takes the whole chain at once and sends the messages
-	 * in order; a completion says when each is done. */
+	/* One call posts the whole chain (on a failure, bad_wr is the first
+	 * request not posted); the adapter sends the messages in order, and
+	 * a completion says when each is done. */
 	ret = ibv_post_send(control->qp, wrs, &bad_wr);
 	/* end excerpt chain */
 	our_tally(control, "posting", "ibv_post_send calls", 1);
@@ -300,7 +301,6 @@ static int take_credits(struct our_control *control, struct blast *blast,
  * Client: stream the messages while the run goes on. Return once every
  * send has completed and, after a whole counted run, the agent has said
  * that every message is in: then, and only then, may the client hang up.
- * 
  */
 int our_run_client(struct our_control *control)
 {

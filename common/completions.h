@@ -28,9 +28,10 @@ void our_destroy_cq(struct our_control *control);
 
 /*
  * Wait for the next work completion and copy it into wc. Returns 0 for a
- * successful completion; -1 for a failed one or a failed verb (reported),
- * or when the peer went away or Ctrl-C came while it waited (then
- * control->end says which, for our_end_run).
+ * successful completion, or for a send's failure that no longer matters
+ * once the count is done (see our_check_wc); -1 for another failure or a
+ * failed verb (reported), or when the peer went away or Ctrl-C came while
+ * it waited (then control->end says which, for our_end_run).
  */
 int our_await_completion(struct our_control *control, struct ibv_wc *wc);
 

@@ -31,7 +31,7 @@ struct our_options {
 	uint32_t size;       /* -s: bytes per message: 64 */
 	uint32_t buffers;    /* -b: messages in flight: 4 */
 	uint32_t clients;    /* -n: clients a server serves at once: 1 */
-	bool verify;         /* -v: check every byte received */
+	bool verify;         /* -v: fill what is sent, check what arrives */
 };
 
 /*
@@ -54,7 +54,7 @@ struct our_option {
 	{ 's', OUR_MAX_SIZE, OUR_FIELD(size),                               \
 	  "-s BYTES     bytes per message, 1 to 16777216 (default 64)" }
 #define OUR_VERIFY_OPTION                                                  \
-	{ 'v', 0, OUR_FIELD(verify), "-v           check every byte received" }
+	{ 'v', 0, OUR_FIELD(verify), "-v           fill and check every byte" }
 #define OUR_BUFFERS_OPTION                                                 \
 	{ 'b', OUR_MAX_BUFFERS, OUR_FIELD(buffers),                         \
 	  "-b N         messages in flight, 1 to 64 (default 4)" }

@@ -19,7 +19,7 @@ int our_post_recv(struct our_control *control, uint32_t slot)
 	struct ibv_recv_wr *bad_wr;
 	int ret;
 
-	/* The adapter will place the next message that arrives here. */
+	/* Messages fill the receives in the order they were posted. */
 	ret = ibv_post_recv(control->qp, &wr, &bad_wr);
 	if (our_verb_error(ret, "ibv_post_recv slot %u, %u bytes", slot,
 			    sge.length))
