@@ -23,12 +23,13 @@
 /* IB CM reject reason: the listening application said no. */
 #define OUR_REJ_CONSUMER_DEFINED 28
 
-/* Write "address:port" of addr into name. */
+/* Write "address:port" of addr into name, of 72 bytes or more. */
 static void name_address(const struct sockaddr *addr, char *name,
 			 size_t size)
 {
-	char host[NI_MAXHOST] = "?";
-	char port[NI_MAXSERV] = "?";
+	/* Numbers only: an IPv6 address and its scope fit in 64 bytes. */
+	char host[64] = "?";
+	char port[8] = "?";
 
 	getnameinfo(addr, sizeof(struct sockaddr_storage), host, sizeof(host),
 		    port, sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV);
@@ -247,8 +248,8 @@ int our_setup_listener(struct our_listener *listener,
 	if (our_verb_failed(ret, "rdma_bind_addr %s", name))
 		goto out_destroy_id;
 
-	/* Connection requests for our port now queue up for us: as many
-	 * as the server serves at once. */
+	/* Connection requests for our port now queue up until we take
+	 * them: at most as many as the server serves at once. */
 	ret = rdma_listen(listener->cm_id, (int)options->clients);
 	if (our_verb_failed(ret, "rdma_listen %s", name))
 		goto out_destroy_id;
@@ -274,22 +275,24 @@ int our_get_request(struct our_listener *listener,
 {
 	struct rdma_cm_event *event;
 
-	if (our_await_request(listener, &event))
-		return -1;
-	/* The request comes with a new id: the agent's end of the
-	 * connection. */
-	control->cm_id = event->id;
-	control->cm_id->context = control;
-	name_address(rdma_get_peer_addr(control->cm_id), control->peer_name,
-		     sizeof(control->peer_name));
-	our_trace(1, "connection request from %s with %u bytes of private data",
-		  control->peer_name, event->param.conn.private_data_len);
-	/* A request we refuse is rejected: wait for the next one. */
-	if (our_refuse_request(control, event)) {
-		our_drop_request(control, event);
-		return our_get_request(listener, control);
+	for (;;) {
+		if (our_await_request(listener, &event))
+			return -1;
+		/* The request comes with a new id: the agent's end of the
+		 * connection. */
+		control->cm_id = event->id;
+		name_address(rdma_get_peer_addr(control->cm_id),
+			     control->peer_name, sizeof(control->peer_name));
+		our_trace(1, "connection request from %s with %u bytes of "
+			  "private data", control->peer_name,
+			  event->param.conn.private_data_len);
+		/* A request we refuse is rejected: wait for the next one. */
+		if (our_refuse_request(control, event)) {
+			our_drop_request(control, event);
+			continue;
+		}
+		return our_take_request(control, event);
 	}
-	return our_take_request(control, event);
 }
 
 int our_accept(struct our_control *control)

@@ -96,8 +96,9 @@ int our_setup_client_memory(struct our_control *control)
 
 int our_setup_agent_memory(struct our_control *control)
 {
-	/* Two of each, so that the next ping's receive can go up while
-	 * the last pong is still being sent from the other. */
+	/* Two receive slots, and two headers (setup_memory), so that the
+	 * next ping's receive can go up while the last pong is still being
+	 * sent from the other. */
 	const struct our_buffer_plan plan = {
 		.recv_slots = 2, .recv_size = control->size,
 		.sends = 1,
@@ -192,7 +193,7 @@ int our_run_client(struct our_control *control)
 	struct our_head *head = (void *)our_slot(&control->exchange->heads,
 						 OUR_PING_HEAD);
 	char *ping = our_slot(&control->send, 0);
-	struct ibv_wc wc;
+	struct ibv_wc wc = { 0 }; /* set by our_await_transfers */
 
 	our_fill_data(ping, control->size, 0);
 	head->length = htonl(control->size);

@@ -93,7 +93,7 @@ int our_run_client(struct our_control *control)
 	/* excerpt round_trip */
 	char *ping = our_slot(&control->send, 0);
 	char *pong = our_slot(&control->recv, 0);
-	struct ibv_wc wc;
+	struct ibv_wc wc = { 0 }; /* set by our_await_transfers */
 
 	our_fill_data(ping, control->size, 0);
 	for (uint32_t i = 0; our_keep_going(control, i); i++) {
@@ -143,8 +143,7 @@ int our_run_agent(struct our_control *control)
 		 * landed. A ping shorter than agreed is answered too, so the
 		 * client learns of the mismatch instead of waiting (a longer
 		 * one does not fit: its receive fails). */
-		if (our_post_send(control, &control->recv, slot,
-				  control->size))
+		if (our_post_send(control, &control->recv, slot, control->size))
 			return -1;
 		sending = 1;
 		if (!length_ok) {

@@ -39,24 +39,28 @@ struct our_posting {
 	uint32_t max_inline;
 };
 
-/* Create the extended queue pair, asking for inline_ask inline bytes. */
+/*
+ * Create the extended queue pair with the inline data we ask for; on a
+ * device that takes none (EINVAL), without.
+ */
 static int create_qp_ex(struct our_control *control,
-			struct ibv_qp_init_attr_ex *attr, uint32_t inline_ask)
+			struct ibv_qp_init_attr_ex *attr)
 {
 	int ret;
 
-	attr->cap.max_inline_data = inline_ask;
+	attr->cap.max_inline_data = OUR_INLINE_ASK;
 	ret = rdma_create_qp_ex(control->cm_id, attr);
-	if (ret && inline_ask && errno == EINVAL) {
+	if (ret && errno == EINVAL) {
 		our_trace(1, "rdma_create_qp_ex with max_inline_data=%u: %s; "
 			     "trying without inline data",
-			  inline_ask, strerror(errno));
-		return create_qp_ex(control, attr, 0);
+			  OUR_INLINE_ASK, strerror(errno));
+		attr->cap.max_inline_data = 0;
+		ret = rdma_create_qp_ex(control->cm_id, attr);
 	}
 	if (our_verb_failed(ret, "rdma_create_qp_ex RC max_send_wr=%u "
 				 "max_recv_wr=%u max_inline_data=%u",
 			    attr->cap.max_send_wr, attr->cap.max_recv_wr,
-			    inline_ask)) {
+			    attr->cap.max_inline_data)) {
 		if (errno == EOPNOTSUPP)
 			our_error("this device's provider has no ibv_wr_* "
 				  "interface: the extended queue pair needs "
@@ -89,7 +93,7 @@ int our_create_qp(struct our_control *control)
 		our_error("no memory for the posting's state");
 		return -1;
 	}
-	if (create_qp_ex(control, &ex, OUR_INLINE_ASK)) {
+	if (create_qp_ex(control, &ex)) {
 		free(control->posting);
 		control->posting = NULL;
 		return -1;
@@ -106,7 +110,8 @@ int our_create_qp(struct our_control *control)
 
 void our_destroy_qp(struct our_control *control)
 {
-	/* What is still posted goes with it, and raises no completion. */
+	/* Work still posted goes with it, unpolled: the disconnect flushed
+	 * it to the completion queue (or, without one, it raises none). */
 	rdma_destroy_qp(control->cm_id);
 	our_trace(1, "rdma_destroy_qp");
 	control->qp = NULL;

@@ -13,6 +13,9 @@
  *   no-wr       rdma_create_qp_ex fails with EOPNOTSUPP, as on a
  *               provider without the ibv_wr_* interface: ping-wr-1 must
  *               say so plainly
+ *   no-inline   rdma_create_qp_ex fails with EINVAL when asked for inline
+ *               data, as on a device that takes none: ping-wr-1 must ask
+ *               again, for none
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -50,6 +53,10 @@ int rdma_create_qp_ex(struct rdma_cm_id *id,
 
 	if (asked("no-wr")) {
 		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (asked("no-inline") && qp_init_attr->cap.max_inline_data) {
+		errno = EINVAL;
 		return -1;
 	}
 	real = (int (*)(struct rdma_cm_id *, struct ibv_qp_init_attr_ex *))

@@ -8,7 +8,8 @@
 # the verb that posted every send and receive; ping-wr-1 sends inline
 # exactly the messages that fit in what the device gave, read back after
 # the queue pair was created, and gives up a send found wrong while it is
-# built (tests/wr-abort); its two sides run under memcheck to Ctrl-C
+# built (tests/wr-abort), and makes its queue pair without inline data on
+# a device that takes none; its two sides run under memcheck to Ctrl-C
 # (the whole runs of all three under memcheck are test_single.sh's, their
 # peers' deaths test_disconnect.sh's).
 . "$(dirname "$0")/lib.sh"
@@ -123,6 +124,26 @@ test_a_provider_without_ibv_wr_is_named() {
 		"^client: rdma_create_qp_ex RC .*: Operation not supported\$"
 	assert_output "$WORK/program.out" \
 		"^client: this device's provider has no ibv_wr_\\* interface: the extended queue pair needs one\$"
+}
+
+# A device that takes no inline data refuses a queue pair that asks for
+# some (a fault makes rdma_create_qp_ex fail with EINVAL then): ping-wr-1
+# asks again for none, and its run goes on. (Soft-RoCE, asked for none,
+# gives a little: 16 bytes; a message of 1000 goes from memory.)
+test_a_device_without_inline_data_gets_a_queue_pair_without() {
+	require_rdma || return 0
+
+	start_server ping-wr-1 || return
+	OUR_DEVICE_FAULT=no-inline LD_PRELOAD=$KIT/tests/device-fault.so \
+		run_client ping-wr-1 -t -v -c 5 -s 1000
+	wait_server
+	PORT=$((PORT + 1))
+	assertEquals "client; $(<"$WORK/client.out")" 0 "$CLIENT_STATUS"
+	assertEquals "server; $(<"$WORK/server.out")" 0 "$SERVER_STATUS"
+	assert_output "$WORK/client.out" \
+		"^client: rdma_create_qp_ex with max_inline_data=256: Invalid argument; trying without inline data\$"
+	assertEquals "sends from memory" 5 \
+		"$(count "$WORK/client.out" "^client: ibv_wr_complete: send slot 0, 1000 bytes -> 0$")"
 }
 
 # Both sides of ping-wr-1 under memcheck, in a run that Ctrl-C ends.
