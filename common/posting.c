@@ -87,16 +87,17 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 {
 	uint32_t kind = OUR_WR_KIND(wc->wr_id);
 	const char *what = kind == OUR_WR_SEND ? "send" :
-			   kind == OUR_WR_RECV ? "receive" :
-						 "work request";
+			   kind == OUR_WR_RECV ? "receive" : "work request";
 
 	our_trace_wc(wc);
 	/* Once the count is done, or the answer to the last transfer is in,
-	 * a send flushed or never acknowledged is the end of the run: the
-	 * peer, done too, hung up before its acknowledgement reached us. */
+	 * a send flushed or never acknowledged ends the run: the peer, done
+	 * too, hung up (before our message or its acknowledgement came: we
+	 * cannot tell). Not a receive flushed: its message never came. */
 	if (wc->status == IBV_WC_SUCCESS ||
-	    ((wc->status == IBV_WC_WR_FLUSH_ERR ||
-	      wc->status == IBV_WC_RETRY_EXC_ERR) && our_count_done(control)))
+	    (kind != OUR_WR_RECV && (wc->status == IBV_WC_WR_FLUSH_ERR ||
+				     wc->status == IBV_WC_RETRY_EXC_ERR) &&
+	     our_count_done(control)))
 		return 0;
 	/* A failure may be the first news that the peer has gone (its
 	 * queue pair is no more, or ours was flushed): the work completion

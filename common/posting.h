@@ -47,16 +47,16 @@ struct ibv_qp_init_attr our_qp_attr(const struct our_control *control);
 int our_await_transfers(struct our_control *control, uint32_t sends,
 			bool recv, struct ibv_wc *received);
 
-/* True once a run with a count has made it, or has the answer to its
- * last transfer (control->answered). */
+/* True once a run with a count has counted every transfer (the agent's
+ * once posted), or has the answer to its last (control->answered). */
 bool our_count_done(const struct our_control *control);
 
 /*
- * Check a work completion. Returns 0 for success, or for a work request
- * flushed or never acknowledged once our_count_done(). Otherwise returns
- * -1 with the failure reported; or, where the program watches the
- * connection and finds it down (the peer went away), with control->end
- * set to OUR_RUN_PEER_GONE and nothing reported.
+ * Check a work completion. Returns 0 for success, or for a send-queue
+ * work request flushed or never acknowledged once our_count_done().
+ * Otherwise returns -1 with the failure reported; or, where the program
+ * watches the connection and finds it down (the peer went away), with
+ * control->end set to OUR_RUN_PEER_GONE and nothing reported.
  */
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc);
 

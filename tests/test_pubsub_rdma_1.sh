@@ -4,7 +4,8 @@
 # the publications from the publisher's board by RDMA read. Eight
 # subscribers at once each get every publication, verified; the server
 # for eight runs helgrind clean with its publisher thread; a subscriber
-# that stops reading and dies holds the others back only while it lives;
+# that stops reading and dies holds the others back only while it lives,
+# and its agent's failure to watch it is the agent's own;
 # the publisher's death ends every subscriber's run with the reason;
 # Ctrl-C on either side ends the run with matching reports.
 . "$(dirname "$0")/lib.sh"
@@ -141,34 +142,59 @@ test_a_subscriber_dying_leaves_the_others_running() {
 		"^server: [0-9.:]+ ended the run after [0-9]+ of 1000000 publications\$"
 }
 
+# hold_the_board: with the server started for two, a subscriber stopped
+# (VICTIM) holds the board while another (READER, killed on return)
+# reads to 64 past it, and then its agent waits for the publisher.
+hold_the_board() {
+	program_command client "$STAGE"
+	"${COMMAND[@]}" -a "$ADDR" -p "$PORT" -c 1000000 \
+		>"$WORK/client.out" 2>&1 &
+	VICTIM=$(program_pid "$!")
+	clients_connected 1 || return
+	kill -STOP "$VICTIM"
+	"${COMMAND[@]}" -a "$ADDR" -p "$PORT" -c 1000000 \
+		>"$WORK/client.1.out" 2>&1 &
+	READER=$(program_pid "$!")
+	clients_connected 2 || return
+	nap 1
+	kill -KILL "$READER"
+}
+
 # A subscriber that dies while a stopped one holds the board ends its
 # agent all the same: the agent that waits for the publisher sees its own
 # connection go, and the server is not kept waiting for it.
 test_an_agent_waiting_for_the_board_sees_its_subscriber_die() {
 	require_rdma || return 0
-	local victim reader
 
 	start_server "$STAGE" -n 2 || return
-	program_command client "$STAGE"
-	"${COMMAND[@]}" -a "$ADDR" -p "$PORT" -c 1000000 \
-		>"$WORK/client.out" 2>&1 &
-	CLIENT_PID=$!
-	victim=$(program_pid "$CLIENT_PID")
-	clients_connected 1 || return
-	kill -STOP "$victim"
-	"${COMMAND[@]}" -a "$ADDR" -p "$PORT" -c 1000000 \
-		>"$WORK/client.1.out" 2>&1 &
-	reader=$(program_pid "$!")
-	clients_connected 2 || return
-	# It reads to 64 past the stopped one, then its agent waits.
-	nap 1
-	kill -KILL "$reader"
+	hold_the_board || return
 	wait_for_line "$WORK/server.out" \
 		"^server: [0-9.:]+ ended the run after [0-9]+ of 1000000 publications\$" \
 		"$SERVER_PID" "$LIMIT" ||
 		fail "the agent of the dead subscriber did not end: $(<"$WORK/server.out")"
-	kill -KILL "$victim"
+	kill -KILL "$VICTIM"
 	wait
+}
+
+# The same wait, when the agent's watch cannot take its subscriber's
+# disconnect (a fault loaded into the server): the agent says so, and
+# ends its run as its own failure, not as the subscriber's end of it.
+test_a_failed_watch_of_an_agent_waiting_for_the_board_is_its_own() {
+	require_rdma || return 0
+
+	OUR_CM_FAULT=disconnected LD_PRELOAD=$KIT/tests/fail-cm-event.so \
+		start_server "$STAGE" -n 2 || return
+	hold_the_board || return
+	wait_for_line "$WORK/server.out" "can no longer be watched" \
+		"$SERVER_PID" "$LIMIT" ||
+		fail "the agent of the dead subscriber did not end: $(<"$WORK/server.out")"
+	kill -KILL "$VICTIM"
+	wait_server
+	wait
+	assertEquals "server; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
+	assert_output "$WORK/server.out" \
+		"^server: the connection to [0-9.:]+ can no longer be watched \\(Input/output error\\): ending the run\$"
+	assert_no_output "$WORK/server.out" "ended the run after"
 }
 
 # The publisher killed while two subscribers read: each sees its
