@@ -15,9 +15,9 @@
  * (rdma_accept ignores a retry count: the server's side retries as the
  * client asked). A packet not acknowledged within the local ACK timeout,
  * 4.096 us times 2^OUR_ACK_TIMEOUT (17: 0.54 s), is sent again, at most
- * OUR_RETRY_COUNT times; then the work request fails with
- * IBV_WC_RETRY_EXC_ERR, about 4 s after the peer or the link went
- * silent.
+ * OUR_RETRY_COUNT times; then its work request fails, about 4 s after
+ * the peer or the link went silent, with IBV_WC_RETRY_EXC_ERR. (A side
+ * with nothing to send, waiting for a message, waits until Ctrl-C.)
  */
 #define OUR_ACK_TIMEOUT 17
 #define OUR_RETRY_COUNT 6

@@ -90,7 +90,7 @@ int our_take_request(struct our_control *control,
 	int ret;
 
 	/* The agent's id gets a channel of its own. Its event goes back
-	 * first: an id with events not given back cannot move. */
+	 * first: rdma_migrate_id would wait for it, for ever. */
 	if (our_ack_cm_event(event))
 		goto out_destroy_id;
 	channel = create_channel();

@@ -105,7 +105,7 @@ static void *watch_events(void *arg)
 		if (ready == 0 || (ready < 0 && errno == EINTR))
 			continue;
 		/* An event is waiting: take it, and give it back. */
-		if (ready < 0 || !(channel.revents & POLLIN) ||
+		if (ready < 0 ||
 		    rdma_get_cm_event(control->cm_id->channel, &event)) {
 			our_error("the connection to %s can no longer be "
 				  "watched (%s): ending the run",
