@@ -134,6 +134,7 @@ int our_post_send(struct our_control *control,
 	 * batch begun must be ended, whatever goes wrong. */
 	ibv_wr_start(qpx);
 	qpx->wr_id = OUR_WR_ID(OUR_WR_SEND, slot);
+	/* Inline: the flag as well as the setter, which Soft-RoCE needs. */
 	qpx->wr_flags = IBV_SEND_SIGNALED | (inline_data ? IBV_SEND_INLINE : 0);
 	ibv_wr_send(qpx);
 	/* A batch found wrong while it is built is given up, and nothing
