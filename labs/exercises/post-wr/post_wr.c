@@ -42,7 +42,8 @@ int our_create_qp(struct our_control *control)
 
 void our_destroy_qp(struct our_control *control)
 {
-	/* What is still posted goes with it, and raises no completion. An
+	/* Work still posted goes with it, unpolled: the disconnect flushed
+	 * it to the completion queue (or, without one, it raises none). An
 	 * extended queue pair goes the same way. */
 	rdma_destroy_qp(control->cm_id);
 	our_trace(1, "rdma_destroy_qp");

@@ -45,7 +45,6 @@
 #include "completions.h"
 #include "exchange.h"
 #include "instruments.h"
-#include "interrupt.h"
 #include "memory_wire.h"
 #include "notice.h"
 #include "posting.h"
@@ -235,13 +234,13 @@ static int join_board(uint32_t *start)
 	int place = -1;
 
 	pthread_mutex_lock(&board->lock);
+	*start = board->published;
 	for (uint32_t i = 0; i < OUR_MAX_CLIENTS && place < 0; i++) {
 		if (board->reading[i])
 			continue;
 		place = (int)i;
 		board->reading[i] = true;
-		board->read[i] = board->published;
-		*start = board->published;
+		board->read[i] = *start;
 	}
 	/* A reader: the publisher may go on. */
 	pthread_cond_broadcast(&board->changed);
@@ -271,9 +270,10 @@ static void leave_board(int place)
 
 /*
  * Agent: wait until the board goes past publication read, and put how
- * far it goes in *published. Returns false when Ctrl-C or SIGTERM came
- * first, or the subscriber went (a stopped one may hold the board): a
- * condition wait sees neither, so it looks every OUR_BOARD_LOOKUP_MS.
+ * far it goes in *published. Returns false when the wait had to end
+ * first (our_wait_must_end: Ctrl-C or SIGTERM came, or the subscriber
+ * went, and control->end says which; a stopped one may hold the board):
+ * a condition wait sees neither, so it looks every OUR_BOARD_LOOKUP_MS.
  */
 static bool await_publication(struct our_control *control, uint32_t read,
 			      uint32_t *published)
@@ -282,8 +282,7 @@ static bool await_publication(struct our_control *control, uint32_t read,
 	bool more;
 
 	pthread_mutex_lock(&board->lock);
-	while (board->published == read && !our_interrupted() &&
-	       !our_peer_disconnected(control)) {
+	while (board->published == read && !our_wait_must_end(control)) {
 		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_nsec += OUR_BOARD_LOOKUP_MS * 1000000L;
 		if (until.tv_nsec >= 1000000000L) {
@@ -346,7 +345,9 @@ int our_setup_agent_memory(struct our_control *control)
 	if (our_setup_buffers(control, &plan))
 		return -1;
 	/* The board is the publisher's: each agent registers it in its own
-	 * protection domain, open to remote reads alone. */
+	 * protection domain, open to remote reads and to no other remote
+	 * access (our_register_shared adds local write, for the
+	 * publisher). */
 	if (our_register_shared(control, board->slots, OUR_BOARD_SLOTS,
 				OUR_PUBLICATION_SIZE, IBV_ACCESS_REMOTE_READ)) {
 		our_unsetup_buffers(control);
@@ -566,18 +567,16 @@ static int serve_subscriber(struct our_control *control, int place,
 		}
 		for (; read != asked; read++)
 			our_count_transfer(control);
+		/* It says how far it read: it answers nothing of ours. */
+		control->answered = false;
 		mark_read(place, read);
 		if (!our_keep_going(control, read - start))
 			break;
 		if (our_post_recv(control, OUR_WR_SLOT(wc.wr_id)))
 			return -1;
 		/* Then wait for the publisher, and say how far it got. */
-		if (!await_publication(control, read, &published)) {
-			/* Says why: Ctrl-C, or the subscriber went. */
-			if (our_keep_going(control, read - start))
-				control->end = OUR_RUN_PEER_GONE;
-			break;
-		}
+		if (!await_publication(control, read, &published))
+			return -1;
 		told = published;
 		if (control->count && told - start > control->count)
 			told = start + control->count;

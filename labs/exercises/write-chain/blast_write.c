@@ -169,10 +169,11 @@ void our_unsetup_memory(struct our_control *control)
 
 int our_prepare_client(struct our_control *control)
 {
-	/* The agent's advertisement and notices. The agent answers each
-	 * notice of ours with one of its own; a notice of ours not yet
-	 * answered tells of at least one write whose slot is not given
-	 * back yet, and at most -b are: -b receives are enough. */
+	/* The agent's advertisement and notices. The agent answers our
+	 * notices with its own, never more of them (one may answer several
+	 * of ours); a notice of ours not yet answered tells of at least one
+	 * write whose slot is not given back yet, and at most -b are: -b
+	 * receives are enough. */
 	return our_post_receives(control);
 }
 
@@ -275,8 +276,7 @@ static int take_credits(struct our_control *control, struct stream *stream,
 /*
  * Client: stream the messages while the run goes on. Return once every
  * write and notice has completed and, after a whole counted run, the
- * agent has read every message. Each message counts with the time since
- * the previous write completed.
+ * agent has read every message.
  */
 int our_run_client(struct our_control *control)
 {
