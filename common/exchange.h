@@ -47,13 +47,16 @@ extern const uint32_t our_sizes_per_transfer;
 extern const uint32_t our_sges_per_message;
 
 /*
- * Register the memory the client or the agent needs, and set the depths
- * of its queues (see our_setup_buffers). Returns 0, or -1 (reported)
- * with nothing left. Undo with our_unsetup_memory().
+ * Register the memory the client needs, and set the depths of its queues
+ * (see our_setup_buffers). Returns 0, or -1 (reported) with nothing
+ * left. Undo with our_unsetup_client_memory().
  */
 int our_setup_client_memory(struct our_control *control);
+void our_unsetup_client_memory(struct our_control *control);
+
+/* Register the agent's memory. Undo with our_unsetup_agent_memory(). */
 int our_setup_agent_memory(struct our_control *control);
-void our_unsetup_memory(struct our_control *control);
+void our_unsetup_agent_memory(struct our_control *control);
 
 /*
  * Client: post the receives that must be waiting before anything can

@@ -95,7 +95,13 @@ int our_setup_agent_memory(struct our_control *control)
 }
 /* end excerpt agent_memory */
 
-void our_unsetup_memory(struct our_control *control)
+void our_unsetup_client_memory(struct our_control *control)
+{
+	our_unsetup_remote(control);
+	our_unsetup_buffers(control);
+}
+
+void our_unsetup_agent_memory(struct our_control *control)
 {
 	our_unsetup_remote(control);
 	our_unsetup_buffers(control);

@@ -105,7 +105,13 @@ int our_setup_agent_memory(struct our_control *control)
 	return setup_memory(control, 1);
 }
 
-void our_unsetup_memory(struct our_control *control)
+void our_unsetup_client_memory(struct our_control *control)
+{
+	our_unsetup_remote(control);
+	our_unsetup_buffers(control);
+}
+
+void our_unsetup_agent_memory(struct our_control *control)
 {
 	our_unsetup_remote(control);
 	our_unsetup_buffers(control);

@@ -83,6 +83,15 @@ out_free:
 	return -1;
 }
 
+/* Undo setup_memory. */
+static void unsetup_memory(struct our_control *control)
+{
+	our_deregister_buffers(&control->exchange->heads, "header");
+	free(control->exchange);
+	control->exchange = NULL;
+	our_unsetup_buffers(control);
+}
+
 int our_setup_client_memory(struct our_control *control)
 {
 	const struct our_buffer_plan plan = {
@@ -107,12 +116,14 @@ int our_setup_agent_memory(struct our_control *control)
 	return setup_memory(control, &plan);
 }
 
-void our_unsetup_memory(struct our_control *control)
+void our_unsetup_client_memory(struct our_control *control)
 {
-	our_deregister_buffers(&control->exchange->heads, "header");
-	free(control->exchange);
-	control->exchange = NULL;
-	our_unsetup_buffers(control);
+	unsetup_memory(control);
+}
+
+void our_unsetup_agent_memory(struct our_control *control)
+{
+	unsetup_memory(control);
 }
 
 /* The two pieces of a message: header slot head_slot, payload slot slot. */

@@ -73,7 +73,7 @@ out_destroy_qp:
 out_destroy_cq:
 	our_destroy_cq(&control);
 out_unsetup_memory:
-	our_unsetup_memory(&control);
+	our_unsetup_client_memory(&control);
 out_destroy_pd:
 	our_destroy_pd(&control);
 out_destroy_id:

@@ -56,7 +56,12 @@ int our_setup_agent_memory(struct our_control *control)
 	return our_setup_buffers(control, &plan);
 }
 
-void our_unsetup_memory(struct our_control *control)
+void our_unsetup_client_memory(struct our_control *control)
+{
+	our_unsetup_buffers(control);
+}
+
+void our_unsetup_agent_memory(struct our_control *control)
 {
 	our_unsetup_buffers(control);
 }

@@ -357,13 +357,15 @@ int our_setup_agent_memory(struct our_control *control)
 }
 /* end excerpt board_plan */
 
-void our_unsetup_memory(struct our_control *control)
+void our_unsetup_client_memory(struct our_control *control)
 {
-	/* An agent's is the board; a subscriber's, its own. */
-	if (board)
-		our_deregister_shared(control);
-	else
-		our_unsetup_remote(control);
+	our_unsetup_remote(control);
+	our_unsetup_buffers(control);
+}
+
+void our_unsetup_agent_memory(struct our_control *control)
+{
+	our_deregister_shared(control);
 	our_unsetup_buffers(control);
 }
 

@@ -223,6 +223,25 @@ test_only_a_client_reports_a_refusal() {
 	done
 }
 
+# Each side sets up its own memory and undoes its own: a single file
+# holds neither the other side's set-up nor its undo. (atomic-1's and
+# pubsub-rdma-1's agents register the server's shared memory, their
+# clients memory of their own.)
+test_single_files_set_up_one_sides_memory() {
+	local stage
+
+	for stage in $STAGES; do
+		single_lacks $stage client \
+			'our_(un)?setup_agent_memory|our_(de)?register_shared'
+		single_lacks $stage server 'our_(un)?setup_client_memory'
+	done
+	for stage in atomic-1 pubsub-rdma-1; do
+		single_holds $stage server 'our_deregister_shared'
+		single_lacks $stage server 'our_(un)?setup_remote'
+		single_holds $stage client 'our_unsetup_remote'
+	done
+}
+
 # A peer that refuses our access to its memory is still there, and a
 # failed work completion waits less for the news that it has gone: only
 # the stages that reach the peer's memory know of it.
@@ -324,9 +343,9 @@ test_single_files_read_in_the_lessons_order() {
 	# lists the verbs so.
 	file=$KIT/ping-sr-0/single/client.c
 	assertEquals "ping-sr-0 client's steps, in order" \
-		"our_resolve_server our_create_pd our_setup_client_memory our_create_cq our_create_qp our_prepare_client our_connect our_run_client our_disconnect our_destroy_qp our_destroy_cq our_unsetup_memory our_destroy_pd our_destroy_id" \
+		"our_resolve_server our_create_pd our_setup_client_memory our_create_cq our_create_qp our_prepare_client our_connect our_run_client our_disconnect our_destroy_qp our_destroy_cq our_unsetup_client_memory our_destroy_pd our_destroy_id" \
 		"$(sed -n '/^int main(/,$p' "$file" | grep -E '^static [^;]*[(,)]$' |
-			grep -oE 'our_(resolve_server|create_pd|setup_client_memory|create_cq|create_qp|prepare_client|connect|run_client|disconnect|destroy_qp|destroy_cq|unsetup_memory|destroy_pd|destroy_id)\(' |
+			grep -oE 'our_(resolve_server|create_pd|setup_client_memory|create_cq|create_qp|prepare_client|connect|run_client|disconnect|destroy_qp|destroy_cq|unsetup_client_memory|destroy_pd|destroy_id)\(' |
 			tr -d '(' | tr '\n' ' ' | sed 's/ $//')"
 	sed -n '1,/^ \*\//p' "$file" | tr -d '\n *' >"$WORK/verbs"
 	# ... and the undo as a run that went well calls it, the server's
@@ -347,9 +366,9 @@ test_single_files_read_in_the_lessons_order() {
 	# The undos read as the run takes them, the reverse of the set-up;
 	# what only a refusal calls comes after them.
 	assertEquals "ping-rdma-1 server's undos, in order" \
-		"our_disconnect our_destroy_qp our_destroy_cq our_unsetup_memory our_destroy_pd our_destroy_id our_unsetup_listener our_reject our_drop_request" \
+		"our_disconnect our_destroy_qp our_destroy_cq our_unsetup_agent_memory our_destroy_pd our_destroy_id our_unsetup_listener our_reject our_drop_request" \
 		"$(sed -n '/^int main(/,$p' "$file" | grep -E '^static [^;]*[(,)]$' |
-			grep -oE 'our_(disconnect|destroy_qp|destroy_cq|unsetup_memory|destroy_pd|destroy_id|unsetup_listener|reject|drop_request)\(' |
+			grep -oE 'our_(disconnect|destroy_qp|destroy_cq|unsetup_agent_memory|destroy_pd|destroy_id|unsetup_listener|reject|drop_request)\(' |
 			tr -d '(' | tr '\n' ' ' | sed 's/ $//')"
 }
 
@@ -522,11 +541,11 @@ code_bar() {
 	ping-sr-3) echo 1282 2000 ;;
 	ping-sr-4) echo 1290 2000 ;;
 	blast-sr-2) echo 1271 2000 ;;
-	ping-rdma-1) echo 1404 2130 ;;
+	ping-rdma-1) echo 1404 2131 ;;
 	ping-rdma-2) echo 1433 2188 ;;
-	blast-rdma-1) echo 1412 2136 ;;
-	atomic-1) echo 1591 2400 ;;
-	pubsub-rdma-1) echo 1759 2630 ;;
+	blast-rdma-1) echo 1412 2137 ;;
+	atomic-1) echo 1579 2400 ;;
+	pubsub-rdma-1) echo 1747 2617 ;;
 	ping-sg-1 | ping-post-1) echo 1276 2000 ;;
 	ping-wr-1) echo 1253 2000 ;;
 	*) echo 1000 2000 ;;

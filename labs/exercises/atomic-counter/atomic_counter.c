@@ -230,13 +230,15 @@ int our_setup_agent_memory(struct our_control *control)
 }
 /* end excerpt counter */
 
-void our_unsetup_memory(struct our_control *control)
+void our_unsetup_client_memory(struct our_control *control)
 {
-	/* An agent's is the counter, a client's is none of its own. */
-	if (counter)
-		our_deregister_shared(control);
-	else
-		our_unsetup_remote(control);
+	our_unsetup_remote(control);
+	our_unsetup_buffers(control);
+}
+
+void our_unsetup_agent_memory(struct our_control *control)
+{
+	our_deregister_shared(control);
 	our_unsetup_buffers(control);
 }
 

@@ -161,7 +161,13 @@ int our_setup_agent_memory(struct our_control *control)
 	return 0;
 }
 
-void our_unsetup_memory(struct our_control *control)
+void our_unsetup_client_memory(struct our_control *control)
+{
+	our_unsetup_remote(control);
+	our_unsetup_buffers(control);
+}
+
+void our_unsetup_agent_memory(struct our_control *control)
 {
 	our_unsetup_remote(control);
 	our_unsetup_buffers(control);
