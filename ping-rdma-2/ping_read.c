@@ -187,6 +187,9 @@ int our_run_client(struct our_control *control)
 			return -1;
 		if (!our_expected_notice(control, &wc, i))
 			return -1;
+		/* The read, not the notice, ends the round trip: a read that
+		 * fails fails the run, even the last (our_count_done). */
+		control->answered = false;
 		/* Fetch the pong; the read's completion says it is here. */
 		if (post_read(control, OUR_PONG_SLOT, control->size) ||
 		    our_await_transfers(control, 1, false, &wc))
@@ -229,7 +232,9 @@ int our_run_agent(struct our_control *control)
 		/* The notice is read: its slot takes the next one. */
 		if (our_post_recv(control, 0))
 			return -1;
-		/* Fetch the ping into our buffer. */
+		/* Fetch the ping into our buffer: the read's failure, even
+		 * the last's, fails the run (our_count_done). */
+		control->answered = false;
 		if (post_read(control, 0, control->size) ||
 		    our_await_transfers(control, 1, false, &wc))
 			return -1;

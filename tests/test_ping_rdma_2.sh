@@ -61,6 +61,19 @@ test_a_failed_device_query_names_its_error() {
 		"^client: ibv_query_device: Operation not supported\$"
 }
 
+# A read that fails has read nothing, even the last once the agent's
+# notice is in: the fault flushes the client's RDMA read of its one pong.
+# The client fails, and says why; the agent, which waits for the
+# client's last notice, sees it go.
+test_a_client_whose_read_is_flushed_fails() {
+	require_rdma || return 0
+
+	flushed_run 4 || return
+	assert_output "$WORK/client.out" "^client: work request flushed: "
+	assert_no_output "$WORK/client.out" "^client: 1 round trip "
+	assertEquals "server; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
+}
+
 # The target of a read takes no part either: its adapter answers, and
 # -v checks the pong that the stopped agent's memory held (see
 # one_sided_while_the_agent_is_stopped in lib.sh).

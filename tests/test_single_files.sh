@@ -542,7 +542,7 @@ code_bar() {
 	ping-sr-4) echo 1290 2000 ;;
 	blast-sr-2) echo 1271 2000 ;;
 	ping-rdma-1) echo 1404 2131 ;;
-	ping-rdma-2) echo 1433 2188 ;;
+	ping-rdma-2) echo 1434 2190 ;;
 	blast-rdma-1) echo 1412 2137 ;;
 	atomic-1) echo 1579 2400 ;;
 	pubsub-rdma-1) echo 1747 2617 ;;
