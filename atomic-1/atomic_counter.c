@@ -42,10 +42,13 @@ const char our_server_purpose[] =
 	"Share one counter among clients that add to it by remote atomics,\n"
 	"serving -n of them at once, then exit.";
 
-/* No -s: every transfer is an atomic on 8 bytes. */
+/* No -s: every transfer is an atomic on 8 bytes. -c counts additions,
+ * and -v checks the counter. */
 const struct our_option our_client_options[] = {
-	OUR_COUNT_OPTION,
-	OUR_VERIFY_OPTION,
+	{ 'c', OUR_MAX_COUNT, OUR_FIELD(count),
+	  "-c N         additions, 1 to 10000000 (default 100)" },
+	{ 'v', 0, OUR_FIELD(verify),
+	  "-v           check that the counter never goes back" },
 	{ 0 },
 };
 

@@ -48,7 +48,8 @@ usage_refused() {
 }
 
 # -h names the stage. From ping-sr-1 on, a server offers no -c, -s, -b
-# or -v: its client sets them.
+# or -v: its client sets them. atomic-1's client counts additions, and
+# its -v checks the counter, not bytes.
 test_help_exits_0() {
 	local stage program
 
@@ -58,6 +59,13 @@ test_help_exits_0() {
 			assertEquals "$stage/$program --help" 0 "$STATUS"
 			assert_output "$WORK/program.out" \
 				"^usage: $stage $program \[options\]"
+			if [ "$program.$stage" = client.atomic-1 ]; then
+				assert_output "$WORK/program.out" \
+					"^  -c N +additions, 1 to 10000000 \\(default 100\\)"
+				assert_output "$WORK/program.out" \
+					"^  -v +check that the counter never goes back\$"
+				continue
+			fi
 			if [ "$program.$stage" = server.ping-sr-0 ] ||
 				[ $program = client ]; then
 				assert_output "$WORK/program.out" \
