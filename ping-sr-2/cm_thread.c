@@ -169,10 +169,10 @@ void our_disconnect(struct our_control *control)
 	/* A failure after the peer has gone is expected: not reported. */
 	if (!our_peer_disconnected(control))
 		our_verb_failed(ret, "rdma_disconnect %s", control->peer_name);
-	if (!cm)
-		return;
-	/* The thread takes the disconnect event, and ends on it. */
-	for (int waited = 0; waited < OUR_DISCONNECT_WAIT_MS &&
+	/* The thread takes the disconnect event, and ends on it. After a
+	 * run that Ctrl-C or a silent peer ended, no answer is awaited. */
+	for (int waited = 0; control->end == OUR_RUN_AS_PLANNED &&
+			     waited < OUR_DISCONNECT_WAIT_MS &&
 			     !atomic_load(&cm->disconnected);
 	     waited += 10)
 		poll(NULL, 0, 10);

@@ -100,11 +100,12 @@ int our_start_watching(struct our_control *control)
 
 void our_disconnect(struct our_control *control)
 {
-	/* Once the peer has gone, its disconnect was taken already; a peer
-	 * that stopped acknowledging would not answer. (Asked first: the
-	 * channel's EAGAIN would hide why rdma_disconnect failed.) */
-	bool answers = !our_peer_disconnected(control) &&
-		       control->end != OUR_RUN_SILENT;
+	/* Once the peer has gone, its disconnect was taken already; after
+	 * a run that Ctrl-C or a silent peer ended, no answer is awaited.
+	 * (Asked first: the channel's EAGAIN would hide why rdma_disconnect
+	 * failed.) */
+	bool answers = control->end == OUR_RUN_AS_PLANNED &&
+		       !our_peer_disconnected(control);
 	/* The CM tells the peer we are going; our queue pair goes to the
 	 * error state and any work still posted is flushed. */
 	int ret = rdma_disconnect(control->cm_id);

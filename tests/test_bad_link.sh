@@ -200,7 +200,7 @@ CUT_RUNS=(
 
 # Each client says why its run failed, in words; its server, which
 # waits for the next message, cannot know (no packet comes to tell it),
-# and ends on SIGTERM, as the instructor's Ctrl-C would end it.
+# and ends on SIGTERM, as the instructor's Ctrl-C would end it, at once.
 test_a_cut_link_fails_the_senders_work_requests_in_words() {
 	require_pair || return 0
 	local run stage args port=$PORT server_args
@@ -237,13 +237,20 @@ test_a_cut_link_fails_the_senders_work_requests_in_words() {
 		assertEquals "$stage client; $(<"$WORK/$stage.client.out")" 1 "$STATUS"
 		assert_output "$WORK/$stage.client.out" "^client: [a-zA-Z ]+ $GONE"
 	done
-	link clear
+	# The link still cut, each server ends on SIGTERM with its report:
+	# none waits for an answer to its disconnect, which cannot come
+	# (`timeout -k 5` kills what still runs 5 s after it: status 137).
+	for run in "${CUT_RUNS[@]}"; do
+		kill -TERM "${PIDS[${run%%|*}.server]}"
+	done
 	for run in "${CUT_RUNS[@]}"; do
 		stage=${run%%|*}
-		kill -TERM "${PIDS[$stage.server]}"
 		await "$stage.server"
+		[ "$STATUS" != 137 ] ||
+			fail "$stage server: still there 5 s after SIGTERM"
 		assertEquals "$stage server; $(<"$WORK/$stage.server.out")" 143 "$STATUS"
 	done
+	link clear
 }
 
 # atomic-1's server for three clients: the link to the one on host a is
