@@ -117,6 +117,7 @@ $(SINGLE_DIR)/%.c: $(STAGE_FILES) $(STAGE_HEADERS) $(KIT)/labs/single-file \
 		$(foreach f,$(filter $(INSTRUMENTS),$(SHARED)),--instrument $(COMMON)/$(f).c) \
 		--prune-fields our_control --prune-fields our_options \
 		--prune-fields our_buffers --prune-fields our_program \
+		--prune-fields our_cm --prune-fields our_exchange \
 		$(addprefix --leave-out ,$(LEAVE_OUT) $($*_LEAVE_OUT)) \
 		--run '$(RUN_SERVER)' --run '$(RUN_CLIENT)' \
 		$(patsubst %,$(COMMON)/%.c,$(SHARED)) \
