@@ -92,11 +92,15 @@ const char our_server_purpose[] =
 	"Publish to subscribers that read by RDMA read, serving -n of them at "
 	"once,\nthen exit.";
 
-/* No -s: every publication is OUR_PUBLICATION_SIZE bytes. */
+/* No -s: every publication is OUR_PUBLICATION_SIZE bytes. -b is how
+ * many reads a chain holds, and -v checks what they read. */
 const struct our_option our_client_options[] = {
-	OUR_COUNT_OPTION,
-	OUR_BUFFERS_OPTION,
-	OUR_VERIFY_OPTION,
+	{ 'c', OUR_MAX_COUNT, OUR_FIELD(count),
+	  "-c N         publications, 1 to 10000000 (default 100)" },
+	{ 'b', OUR_MAX_BUFFERS, OUR_FIELD(buffers),
+	  "-b N         reads chained in one post, 1 to 64 (default 4)" },
+	{ 'v', 0, OUR_FIELD(verify),
+	  "-v           check the body of every publication read" },
 	{ 0 },
 };
 

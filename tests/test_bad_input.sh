@@ -49,7 +49,8 @@ usage_refused() {
 
 # -h names the stage. From ping-sr-1 on, a server offers no -c, -s, -b
 # or -v: its client sets them. atomic-1's client counts additions, and
-# its -v checks the counter, not bytes.
+# its -v checks the counter, not bytes; pubsub-rdma-1's subscriber
+# counts publications, and its -b is the length of a chain of reads.
 test_help_exits_0() {
 	local stage program
 
@@ -64,6 +65,13 @@ test_help_exits_0() {
 					"^  -c N +additions, 1 to 10000000 \\(default 100\\)"
 				assert_output "$WORK/program.out" \
 					"^  -v +check that the counter never goes back\$"
+				continue
+			fi
+			if [ "$program.$stage" = client.pubsub-rdma-1 ]; then
+				assert_output "$WORK/program.out" \
+					"^  -c N +publications, 1 to 10000000 \\(default 100\\)"
+				assert_output "$WORK/program.out" \
+					"^  -b N +reads chained in one post, 1 to 64 \\(default 4\\)"
 				continue
 			fi
 			if [ "$program.$stage" = server.ping-sr-0 ] ||
