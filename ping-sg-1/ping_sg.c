@@ -87,9 +87,9 @@ out_free:
 static void unsetup_memory(struct our_control *control)
 {
 	our_deregister_buffers(&control->exchange->heads, "header");
+	our_unsetup_buffers(control);
 	free(control->exchange);
 	control->exchange = NULL;
-	our_unsetup_buffers(control);
 }
 
 int our_setup_client_memory(struct our_control *control)
