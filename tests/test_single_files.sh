@@ -563,7 +563,7 @@ code_bar() {
 	case $1 in
 	ping-sr-2) echo 1201 2000 ;;
 	ping-sr-3) echo 1280 2000 ;;
-	ping-sr-4) echo 1287 2000 ;;
+	ping-sr-4) echo 1286 2000 ;;
 	blast-sr-2) echo 1270 2000 ;;
 	ping-rdma-1) echo 1403 2131 ;;
 	ping-rdma-2) echo 1433 2190 ;;
