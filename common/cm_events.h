@@ -43,8 +43,8 @@ void our_destroy_id(struct rdma_cm_id **id);
 /*
  * A CM verb on control->cm_id was called and returned ret: see it through
  * until its event, expected, has arrived (the verb of an id with no event
- * channel returns only then, and fails when another event came). Reports
- * a failure. Returns 0 when expected arrived, or -1.
+ * channel returns once the next event has come, whichever it is, and
+ * fails when that event reports an error). Returns 0, or -1 (reported).
  */
 int our_await_cm_event(struct our_control *control, int ret,
 		       enum rdma_cm_event_type expected, const char *verb);

@@ -45,7 +45,7 @@ void our_destroy_id(struct rdma_cm_id **id)
 int our_await_cm_event(struct our_control *control, int ret,
 		       enum rdma_cm_event_type expected, const char *verb)
 {
-	(void)expected; /* the verb waits for it, and fails without it */
+	(void)expected; /* the verb waited: it fails on an error event */
 	if (our_verb_failed(ret, "%s %s", verb, control->peer_name)) {
 		/* The verb failed either at once, leaving the last step's
 		 * event in place, or with an error event. */
