@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # What the READMEs and the lab guide name is there: every `make diff`
 # they mention prints a diff, every suite and test they cite exists,
-# every file of the kit they name and every link exists, every counters
+# every file of the kit they name and every link exists, every README
+# they say to read "up to" a heading has it, every counters
 # line they show (-x) is one the code can print, and every function a
 # stage's "Read in this order" list names is defined in the file it
 # gives. (Their commands are run by test_readmes.sh, in the lab.) These
@@ -75,6 +76,35 @@ test_cited_suites_and_tests_exist() {
 					function_name, named == "" ? "none" : substr(named, 2)
 		}
 	}' -v defined_file="$WORK/defined" >"$WORK/why"
+	fail_each <"$WORK/why"
+}
+
+# A page that says to read a README "up to" a heading: that README has
+# the heading, so the student knows where to stop.
+test_read_up_to_names_a_heading_of_the_readme() {
+	readmes_awk '{
+		text = $0
+		while (match(text, /\]\([^) ]+\.md\),? up to "[^"]+"/)) {
+			found = substr(text, RSTART, RLENGTH)
+			text = substr(text, RSTART + RLENGTH)
+			dir = FILENAME
+			sub(/[^\/]*$/, "", dir)
+			link = found
+			sub(/^\]\(/, "", link)
+			sub(/\).*/, "", link)
+			heading = found
+			sub(/^[^"]*"/, "", heading)
+			sub(/"$/, "", heading)
+			has = 0
+			while ((getline line < (dir link)) > 0)
+				if (line ~ /^#+ / && substr(line, index(line, " ") + 1) == heading)
+					has = 1
+			close(dir link)
+			if (!has)
+				printf "%s: read %s up to \"%s\", a heading it does not have\n", \
+					FILENAME, link, heading
+		}
+	}' >"$WORK/why"
 	fail_each <"$WORK/why"
 }
 
