@@ -2,11 +2,12 @@
 # shellcheck shell=bash
 # exercises.sh - how an exercise's checker is proved, sourced after
 # lib.sh by test_exercises.sh and test_rnr_retry.sh: on its starter, as a
-# student gets it, the checker fails and names the symptom the student is
+# student gets it, the checker fails, names the symptom the student is
 # meant to see; with the solution applied (labs/solutions/NAME.patch),
 # every check passes; on each way around the lesson kept beside the
 # solution (labs/solutions/NAME.gaming/ATTEMPT.patch), it fails as the
-# attempt's `expect:` lines say. Nothing is compiled here:
+# attempt's `expect:` lines say; every PASS and FAIL line its README
+# shows is one of those runs' lines. Nothing is compiled here:
 # `labs/exercises/prove prepare` builds the copies on the host beforehand
 # (make check runs it), into .cache/exercises/starter, .../solution and
 # .../gaming/NAME/ATTEMPT.
@@ -30,6 +31,7 @@ checker_result() {
 	local status symptom kept=labs/exercises/$NAME/check-outputs
 
 	status=$(cat "$WORK/check.status" 2>/dev/null)
+	sed -E 's/[0-9]+/N/g' "$WORK/check.out" >>"$PRINTED"
 	echo "  $NAME, $1: $(tail -n 1 "$WORK/check.out")"
 	if [ "$1" = starter ]; then
 		assertEquals "the checker on the starter of $NAME; $(<"$WORK/check.out")" \
@@ -51,6 +53,25 @@ checker_result() {
 	fi
 }
 
+# readme_sample_printed: each PASS and FAIL line that NAME's README
+# shows of its checker is one the checker printed on the starter or the
+# solution ($PRINTED, as checker_result keeps them), the numbers aside
+# (a run may draw some); a hint shown as "..." is left to the student,
+# and only the words before it are compared.
+readme_sample_printed() {
+	local line
+
+	awk '/^```/ { inside = !inside; next }
+	     inside && /^(PASS|FAIL): / { print }' \
+		"$KIT/labs/exercises/$NAME/README.md" | sed -E 's/[0-9]+/N/g' >"$WORK/sample"
+	while IFS= read -r line; do
+		case $line in
+		*"(hint: ...)") grep -qF -- "${line%"(hint: ...)"}(hint: " "$PRINTED" ;;
+		*) grep -qxF -- "$line" "$PRINTED" ;;
+		esac || fail "$NAME's README shows '$line', which its checker printed neither on the starter nor on the solution: $(<"$PRINTED")"
+	done <"$WORK/sample"
+}
+
 # prove NAME SYMPTOM...: the checker of exercise NAME on its starter and
 # on its solution, side by side; with PROVE_APART set, one after the
 # other.
@@ -63,12 +84,15 @@ prove() {
 		fail "no built copies of $NAME in ${COPIES#"$KIT/"}: run labs/exercises/prove prepare on the host first (make check does)"
 		return
 	fi
+	PRINTED=$WORK/printed
+	: >"$PRINTED"
 	if [ -n "${PROVE_APART:-}" ]; then
 		checker_run starter && checker_result starter
 		checker_run solution && checker_result solution
 	else
 		at_once checker_run checker_result starter solution
 	fi
+	readme_sample_printed
 }
 
 # The exercises whose checkers run only in the two-host lab (see
