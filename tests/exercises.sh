@@ -14,12 +14,59 @@
 
 COPIES=${OUR_EXERCISE_COPIES:-$KIT/.cache/exercises}
 
-# checker_run KIND: NAME's checker in the KIND copy, on ports of its own;
-# its output in $WORK/check.out, its exit status in $WORK/check.status.
-checker_run() {
-	OUR_CHECK_PORT=$PORT timeout -k 5 300 \
-		"$COPIES/$1/labs/exercises/$NAME/check" >"$WORK/check.out" 2>&1
+# run_checker CHECK: the checker CHECK, bounded by CHECKER_LIMIT
+# seconds; its output in $WORK/check.out, its exit status in
+# $WORK/check.status. Every program a checker starts has a limit of its
+# own, far shorter: a checker that nears its own waits where none of
+# them reaches, so what the lab was doing then (lab_state) goes to
+# $WORK/check.hang, for the failure to show (checker_said).
+CHECKER_LIMIT=300
+run_checker() {
+	local watch
+
+	rm -f "$WORK/check.hang"
+	(nap $((CHECKER_LIMIT - 1 - CHECKER_LIMIT / 30))
+	 lab_state >"$WORK/check.hang" 2>&1) &
+	watch=$!
+	timeout -k 5 "$CHECKER_LIMIT" "$1" >"$WORK/check.out" 2>&1
 	echo $? >"$WORK/check.status"
+	kill "$watch" 2>/dev/null
+	wait "$watch" 2>/dev/null
+}
+
+# lab_state: every process, with its state, its CPU time and where in the
+# kernel it sleeps; the kernel stacks of those running or in a wait no
+# signal ends; the kernel's last lines.
+lab_state() {
+	local stat line state
+
+	echo "--- the lab at $(date +%T), the checker near its limit:"
+	ps -eo pid,ppid,stat,etimes,time,wchan:24,args
+	for stat in /proc/[0-9]*/stat; do
+		read -r line <"$stat" 2>/dev/null || continue
+		state=${line##*) }
+		case $state in
+		R* | D*)
+			echo "--- ${line%%) *}) ${state%% *}, in the kernel:"
+			cat "${stat%stat}stack" 2>/dev/null
+			;;
+		esac
+	done
+	echo "--- the kernel's last lines:"
+	dmesg 2>/dev/null | tail -n 20
+}
+
+# checker_said: what the last checker printed, and the state of the lab
+# if it neared its limit.
+checker_said() {
+	cat "$WORK/check.out" "$WORK/check.hang" 2>/dev/null
+}
+
+# checker_run KIND: NAME's checker in the KIND copy, on ports of its own
+# (see run_checker).
+checker_run() {
+	OUR_CHECK_PORT=$PORT run_checker \
+		"$COPIES/$1/labs/exercises/$NAME/check"
 }
 
 # checker_result KIND: what checker_run KIND left, checked: the starter's
@@ -34,7 +81,7 @@ checker_result() {
 	sed -E 's/[0-9]+/N/g' "$WORK/check.out" >>"$PRINTED"
 	echo "  $NAME, $1: $(tail -n 1 "$WORK/check.out")"
 	if [ "$1" = starter ]; then
-		assertEquals "the checker on the starter of $NAME; $(<"$WORK/check.out")" \
+		assertEquals "the checker on the starter of $NAME; $(checker_said)" \
 			1 "$status"
 		assert_output "$WORK/check.out" "^FAIL: .* \(hint: .*\)\$"
 		for symptom in "${SYMPTOMS[@]}"; do
@@ -45,7 +92,7 @@ checker_result() {
 		assertTrue "the programs' outputs kept in $kept/" \
 			"[ -n \"\$(ls \"$COPIES/$1/$kept\"/*.out 2>/dev/null)\" ]"
 	else
-		assertEquals "the checker with the solution of $NAME; $(<"$WORK/check.out")" \
+		assertEquals "the checker with the solution of $NAME; $(checker_said)" \
 			0 "$status"
 		assert_no_output "$WORK/check.out" "^FAIL: "
 		assert_output "$WORK/check.out" "^$NAME: [1-9][0-9]* passed, 0 failed\$"
@@ -109,10 +156,8 @@ expected() {
 # attempt_run ATTEMPT: the checker of ATTEMPT's exercise in its copy, on
 # ports of its own; what checker_run leaves.
 attempt_run() {
-	OUR_CHECK_PORT=$PORT timeout -k 5 300 \
-		"$COPIES/gaming/$1/labs/exercises/${1%/*}/check" \
-		>"$WORK/check.out" 2>&1
-	echo $? >"$WORK/check.status"
+	OUR_CHECK_PORT=$PORT run_checker \
+		"$COPIES/gaming/$1/labs/exercises/${1%/*}/check"
 }
 
 # attempt_result ATTEMPT: the checker failed, as each expect line says.
@@ -121,7 +166,7 @@ attempt_result() {
 
 	status=$(cat "$WORK/check.status" 2>/dev/null)
 	echo "  ${1%/*}, gaming $1: $(tail -n 1 "$WORK/check.out")"
-	assertEquals "the checker on the way around ${1%/*}'s lesson, $1; $(<"$WORK/check.out")" \
+	assertEquals "the checker on the way around ${1%/*}'s lesson, $1; $(checker_said)" \
 		1 "$status"
 	while IFS= read -r regex; do
 		assert_output "$WORK/check.out" "$regex"

@@ -4,11 +4,13 @@
 # that applies; each way around a lesson kept beside the solutions
 # (labs/solutions/NAME.gaming/ATTEMPT.patch) belongs to an exercise,
 # applies, and says what its checker must answer; and a bug hunt does not
-# name the kit's file it was made from, or diff would give the answer.
-# These read files; no device is needed, so make check runs them on the
-# host. The checkers themselves are proved in the lab: test_exercises.sh.
+# name the kit's file it was made from, or diff would give the answer;
+# and a checker that hangs leaves what the lab was doing. These need no
+# device, so make check runs them on the host. The checkers themselves
+# are proved in the lab: test_exercises.sh.
 # tests/run: host
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/exercises.sh"
 
 EXERCISES=$KIT/labs/exercises
 SOLUTIONS=$KIT/labs/solutions
@@ -193,6 +195,24 @@ test_each_checker_has_ports_of_its_own() {
 		{ last = $1 } END { exit bad }' >"$WORK/ports"
 	status=$?
 	assertEquals "$(<"$WORK/ports")" 0 "$status"
+}
+
+# A checker that hangs is stopped at its limit, and leaves what the lab
+# was doing just before: here a checker that waits on a program of its
+# own, stopped after 4 s, shows that program's line and where it sleeps.
+test_a_checker_that_hangs_leaves_the_state_of_the_lab() {
+	local status
+
+	printf '#!/bin/sh\nsleep 1234\n' >"$WORK/check"
+	chmod +x "$WORK/check"
+	CHECKER_LIMIT=4 run_checker "$WORK/check"
+	status=$(cat "$WORK/check.status")
+	assertEquals "the checker's status at its limit" 124 "$status"
+	assert_output "$WORK/check.hang" "^--- the lab at .*, the checker near its limit:\$"
+	assert_output "$WORK/check.hang" "^ *[0-9]+ +[0-9]+ +S.* sleep 1234\$"
+	assert_output "$WORK/check.hang" "^--- the kernel's last lines:\$"
+	checker_said >"$WORK/said"
+	assert_output "$WORK/said" "sleep 1234\$"
 }
 
 . shunit2

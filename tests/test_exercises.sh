@@ -55,15 +55,13 @@ test_gaming_attempts_fail() {
 # own (OUR_PORT): their checkers of the same exercise, run at once, both
 # pass; the checker's ports follow OUR_PORT.
 room_run() {
-	OUR_PORT=$1 timeout -k 5 300 \
-		"$COPIES/solution/labs/exercises/bug-recv-access/check" \
-		>"$WORK/check.out" 2>&1
-	echo $? >"$WORK/check.status"
+	OUR_PORT=$1 run_checker \
+		"$COPIES/solution/labs/exercises/bug-recv-access/check"
 }
 
 room_result() {
 	echo "  bug-recv-access, OUR_PORT=$1: $(tail -n 1 "$WORK/check.out")"
-	assertEquals "the checker with OUR_PORT=$1; $(<"$WORK/check.out")" \
+	assertEquals "the checker with OUR_PORT=$1; $(checker_said)" \
 		0 "$(cat "$WORK/check.status")"
 	assert_output "$WORK/check.out" "^bug-recv-access: [1-9][0-9]* passed, 0 failed\$"
 }
