@@ -81,41 +81,39 @@ static int start_agent(struct our_agent *agent)
 
 /*
  * Take up to options->clients requests, each served by an agent thread
- * of agents, until Ctrl-C. Returns how many agents were started; *failed
- * is set when the listener failed.
+ * of agents, until Ctrl-C; a refused request takes none. Returns how many
+ * agents were started; *failed says whether the listener failed.
  */
 static uint32_t take_clients(struct our_listener *listener,
 			     struct our_agent *agents,
 			     const struct our_options *options, bool *failed)
 {
 	uint32_t started = 0;
-	int ret;
+	int ret = 0;
 
 	/* excerpt take_clients */
-	while (started < options->clients) {
+	while (started < options->clients &&
+	       (ret = await_client(listener)) == 0) {
 		struct our_agent *agent = &agents[started];
 
-		ret = await_client(listener);
-		if (ret > 0)
-			break;
+		/* A request waits, so taking it does not block. */
 		our_init_control(&agent->control, options);
-		if (ret < 0 || our_get_request(listener, &agent->control)) {
-			/* After a refused request the wait for the next one
-			 * blocks; Ctrl-C there cuts it short, and is no
-			 * failure. */
-			*failed = !our_interrupted();
+		ret = our_get_request(listener, &agent->control);
+		if (ret > 0)
+			continue; /* refused: wait for the next */
+		if (ret < 0)
 			break;
-		}
-		if (start_agent(agent)) {
+		ret = start_agent(agent);
+		if (ret) {
 			/* No agent for this client: its id goes, which
 			 * refuses it. */
 			our_destroy_id(&agent->control.cm_id);
-			*failed = true;
 			break;
 		}
 		started++;
 	}
 	/* end excerpt take_clients */
+	*failed = ret < 0; /* not after Ctrl-C */
 	return started;
 }
 

@@ -275,24 +275,22 @@ int our_get_request(struct our_listener *listener,
 {
 	struct rdma_cm_event *event;
 
-	for (;;) {
-		if (our_await_request(listener, &event))
-			return -1;
-		/* The request comes with a new id: the agent's end of the
-		 * connection. */
-		control->cm_id = event->id;
-		name_address(rdma_get_peer_addr(control->cm_id),
-			     control->peer_name, sizeof(control->peer_name));
-		our_trace(1, "connection request from %s with %u bytes of "
-			  "private data", control->peer_name,
-			  event->param.conn.private_data_len);
-		/* A request we refuse is rejected: wait for the next one. */
-		if (our_refuse_request(control, event)) {
-			our_drop_request(control, event);
-			continue;
-		}
-		return our_take_request(control, event);
+	if (our_await_request(listener, &event))
+		return -1;
+	/* The request comes with a new id: the agent's end of the
+	 * connection. */
+	control->cm_id = event->id;
+	name_address(rdma_get_peer_addr(control->cm_id), control->peer_name,
+		     sizeof(control->peer_name));
+	our_trace(1, "connection request from %s with %u bytes of private "
+		  "data", control->peer_name,
+		  event->param.conn.private_data_len);
+	/* A request we refuse is rejected; the caller waits for the next. */
+	if (our_refuse_request(control, event)) {
+		our_drop_request(control, event);
+		return 1;
 	}
+	return our_take_request(control, event);
 }
 
 int our_accept(struct our_control *control)

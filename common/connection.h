@@ -50,8 +50,9 @@ void our_unsetup_listener(struct our_listener *listener);
 /*
  * Agent: wait for a client's connection request and take its id into
  * control->cm_id, adopting what its private data asks for (see
- * private_data.h). A request the agent refuses is rejected, and the wait
- * goes on for the next one. Returns 0, or -1 (reported).
+ * private_data.h). Returns 0; 1 when the agent refused the request,
+ * which is rejected and its id gone (the caller waits for the next); or
+ * -1 (reported).
  * Undo with our_destroy_id().
  */
 int our_get_request(struct our_listener *listener,

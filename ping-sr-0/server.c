@@ -28,7 +28,7 @@ int main(int argc, char *argv[])
 	struct our_options options;
 	struct our_listener listener;
 	struct our_control control;
-	int status;
+	int status, ret;
 
 	status = our_parse_options(&program, argc, argv, &options);
 	if (status >= 0)
@@ -39,8 +39,10 @@ int main(int argc, char *argv[])
 	if (our_setup_listener(&listener, &options))
 		return EXIT_FAILURE;
 	/* The agent runs what the client asked for, where the stage lets
-	 * the client say; a client whose request is refused is rejected. */
-	if (our_get_request(&listener, &control))
+	 * the client say; a refused request is rejected: wait for the next. */
+	while ((ret = our_get_request(&listener, &control)) > 0)
+		;
+	if (ret)
 		goto out_unsetup_listener;
 	status = our_serve_client(&control);
 out_unsetup_listener:

@@ -4,8 +4,9 @@
 # fetch-and-add and compare-and-swap. Eight clients at once, verified,
 # leave it at the sum of their counts; a lone client's compare-and-swaps
 # never miss; the server for many runs helgrind clean with four clients;
-# a client that dies leaves the others running; a device without atomics
-# is refused on either side, with the reason.
+# a client that dies leaves the others running; Ctrl-C ends the listener
+# quietly after a refused request; a device without atomics is refused on
+# either side, with the reason.
 . "$(dirname "$0")/lib.sh"
 
 STAGE=atomic-1
@@ -100,6 +101,30 @@ test_ctrl_c_on_the_server_ends_every_agent() {
 	ctrl_c_ends_every_agent additions || return
 	assert_output "$WORK/server.out" \
 		"^server: the counter is [0-9]+ after 2 clients\$"
+}
+
+# Ctrl-C on the listener for many once it has refused a request: it
+# waits for the next client as it waited for the first, looking for
+# Ctrl-C as it does, and ends with no error: status 130, and no failed
+# call reported (a blocking wait would have said "Interrupted system
+# call", or never seen the Ctrl-C at all).
+test_ctrl_c_after_a_refused_request_ends_the_listener() {
+	require_rdma || return 0
+	local status
+
+	start_server "$STAGE" -n 2 || return
+	timeout 60 "$KIT/tests/pdata-client-blocking" "$ADDR" "$PORT" oversize \
+		>"$WORK/refused.out" 2>&1
+	status=$?
+	assertEquals "the refused client; $(<"$WORK/refused.out")" 3 "$status"
+	wait_for_line "$WORK/server.out" \
+		"^server: refusing [0-9.:]+: the size is out of range\$" \
+		"$SERVER_PID" "$LIMIT" || fail "the server did not say it refused"
+	kill -INT "$(program_pid "$SERVER_PID")"
+	wait_server
+	assertEquals "server; $(<"$WORK/server.out")" 130 "$SERVER_STATUS"
+	assertEquals "the server's lines; $(<"$WORK/server.out")" 0 \
+		"$(count "$WORK/server.out" '^server: (rdma_|poll|[a-z_]+: )')"
 }
 
 # Ctrl-C on a client (under memcheck): it ends after the atomic in
