@@ -200,12 +200,15 @@ test_each_checker_has_ports_of_its_own() {
 # A checker that hangs is stopped at its limit, and leaves what the lab
 # was doing just before: here a checker that waits on a program of its
 # own, stopped after 4 s, shows that program's line and where it sleeps.
+# One that ends at once leaves its status alone; either way run_checker
+# returns 0, for the callers that go on with &&.
 test_a_checker_that_hangs_leaves_the_state_of_the_lab() {
 	local status
 
 	printf '#!/bin/sh\nsleep 1234\n' >"$WORK/check"
 	chmod +x "$WORK/check"
-	CHECKER_LIMIT=4 run_checker "$WORK/check"
+	CHECKER_LIMIT=4 run_checker "$WORK/check" ||
+		fail "run_checker returned non-zero: callers go on with &&"
 	status=$(cat "$WORK/check.status")
 	assertEquals "the checker's status at its limit" 124 "$status"
 	assert_output "$WORK/check.hang" "^--- the lab at .*, the checker near its limit:\$"
@@ -213,6 +216,12 @@ test_a_checker_that_hangs_leaves_the_state_of_the_lab() {
 	assert_output "$WORK/check.hang" "^--- the kernel's last lines:\$"
 	checker_said >"$WORK/said"
 	assert_output "$WORK/said" "sleep 1234\$"
+	# A checker that fails at once leaves its status, and no state.
+	printf '#!/bin/sh\nexit 1\n' >"$WORK/check"
+	CHECKER_LIMIT=4 run_checker "$WORK/check" ||
+		fail "run_checker returned non-zero after a quick checker"
+	assertEquals "the quick checker's status" 1 "$(cat "$WORK/check.status")"
+	assertFalse "no state kept for a quick checker" "[ -e '$WORK/check.hang' ]"
 }
 
 . shunit2
