@@ -76,11 +76,22 @@ void our_destroy_id(struct rdma_cm_id **id)
 	struct rdma_event_channel *channel = (*id)->channel;
 	int ret = rdma_destroy_id(*id);
 
-	our_verb_failed(ret, "rdma_destroy_id");
 	*id = NULL;
+	/* An id still there keeps its channel: the channel goes last. */
+	if (our_verb_failed(ret, "rdma_destroy_id"))
+		return;
 	/* The channel served this id alone: it goes with it. */
 	rdma_destroy_event_channel(channel);
 	our_trace(1, "rdma_destroy_event_channel");
+}
+
+/* Destroy the id of a request still on the listener's channel. */
+static void destroy_request_id(struct our_control *control)
+{
+	int ret = rdma_destroy_id(control->cm_id);
+
+	our_verb_failed(ret, "rdma_destroy_id");
+	control->cm_id = NULL;
 }
 
 int our_take_request(struct our_control *control,
@@ -104,8 +115,7 @@ int our_take_request(struct our_control *control,
 out_destroy_channel:
 	rdma_destroy_event_channel(channel);
 out_destroy_id:
-	rdma_destroy_id(control->cm_id);
-	control->cm_id = NULL;
+	destroy_request_id(control);
 	return -1;
 }
 
@@ -115,8 +125,7 @@ void our_drop_request(struct our_control *control,
 	/* Its event goes back before its id can go; the id is still on
 	 * the listener's channel, which stays. */
 	our_ack_cm_event(event);
-	rdma_destroy_id(control->cm_id);
-	control->cm_id = NULL;
+	destroy_request_id(control);
 }
 
 int our_watch_connection(struct our_control *control)
