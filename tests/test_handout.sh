@@ -97,4 +97,47 @@ test_the_handout_holds_the_decks_the_exercises_and_the_sources() {
 	assertTrue "the lab" "[ -x '$COPY/labs/lab' ]"
 }
 
+# A fake kit in git: one source, one solution patch for it, one page of
+# the guide and one deck, built.
+make_fake_kit() {
+	local fake=$1
+
+	mkdir -p "$fake/labs/solutions" "$fake/labs/guide/build" \
+		"$fake/slides/build" "$fake/labs/exercises/one"
+	cp "$KIT/labs/handout" "$fake/labs/"
+	printf 'starter\n' >"$fake/labs/exercises/one/one.c"
+	printf '# guide\n' >"$fake/labs/guide/index.md"
+	printf '<p>guide</p>\n' >"$fake/labs/guide/build/index.html"
+	printf '# deck\n' >"$fake/slides/01-one.md"
+	printf 'pdf\n' >"$fake/slides/build/01-one.pdf"
+	cat >"$fake/labs/solutions/one.patch" <<-'PATCH'
+	--- a/labs/exercises/one/one.c
+	+++ b/labs/exercises/one/one.c
+	@@ -1 +1 @@
+	-starter
+	+solution
+	PATCH
+	(cd "$fake" && git init -q && git add . &&
+		git -c user.name=kit -c user.email=kit@example.org \
+			commit -qm fake)
+}
+
+test_the_handout_is_refused_while_a_solution_is_applied() {
+	local fake=$WORK/fake out
+
+	make_fake_kit "$fake"
+	(cd "$fake" && patch -s -p1 <labs/solutions/one.patch)
+	out=$("$fake/labs/handout" "$WORK/out" 2>&1)
+	assertEquals "handout with a solution applied: $out" 1 $?
+	assertContains "$out" \
+		"labs/solutions/one.patch is applied in this clone"
+	assertFalse "a copy was made" "[ -e '$WORK/out/rdma-kit' ]"
+	# Taken back out, the same clone hands out the starter.
+	(cd "$fake" && patch -s -R -p1 <labs/solutions/one.patch)
+	out=$("$fake/labs/handout" "$WORK/out" 2>&1)
+	assertEquals "handout with the starter: $out" 0 $?
+	assertEquals "the exercise handed out" "starter" \
+		"$(cat "$WORK/out/rdma-kit/labs/exercises/one/one.c")"
+}
+
 . shunit2
