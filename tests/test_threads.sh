@@ -32,7 +32,7 @@ test_whole_run_under_helgrind() {
 	at_once whole_run check_whole_run $STAGES
 }
 
-# The kill itself is tried 12 times a stage in test_disconnect.sh; under
+# The kill itself is tried 8 times a stage in test_disconnect.sh; under
 # helgrind, once for the ping exchange and once for the blast: the agent
 # under helgrind loses its client.
 killed_client_run() {
