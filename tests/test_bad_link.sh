@@ -112,8 +112,11 @@ quiet_link() {
 # agent has one send slot: a notice stays in flight until its
 # acknowledgement comes, and when the client's next notice overtakes that
 # acknowledgement (the link reorders), the agent must wait for the slot
-# (-x counts how often) rather than write over a message the adapter may
-# have to send again.
+# rather than write over a message the adapter may have to send again.
+# -x counts how often; how often depends on how fast the two guests run
+# (none, when the client is slower than the link's delay), so only the
+# slots given back are asserted here; test_blast_rdma_1.sh holds the
+# agent's send completions back so that its slots are soon all busy.
 LOSSY_RUNS=(
 	"ping-sr-0|round trips|-c 10 -s 3000"
 	"ping-sr-1|round trips|-c 10 -s 3000"
@@ -172,7 +175,7 @@ test_every_stage_checks_every_byte_at_two_percent_loss_with_reordering() {
 			"^client: ${args[1]} $unit of [0-9]+ bytes in $NUMBER s\$"
 	done
 	assert_output "$WORK/blast-rdma-1.server.out" \
-		"^server: flow control: 150 slots given back, [0-9]+ notices? that waited for a send slot"
+		"^server: flow control: 150 slots given back(, [0-9]+ notices? that waited for a send slot)?\$"
 	link down 1
 	assert_output "$WORK/link.out" "^link: down for 1 s\$"
 	"$LINK" show >"$WORK/show.out" 2>&1
