@@ -350,6 +350,31 @@ built_from() {
 	done
 }
 
+# check_built_from FILE PIECE VARIABLE: the check that the programs are
+# built from this folder's FILE (built_from), and hold no trace of the
+# kit's PIECE (STAGE/FILE): their debug information names the source of
+# each object, so a Makefile whose VARIABLE names the kit's piece, the
+# answer already written, is seen either way. Returns 1 when it failed.
+check_built_from() {
+	local what="the programs are built from your $1" seen built=yes
+	local program kit_piece=
+
+	seen=$(built_from "$1") || built=
+	for program in client server; do
+		grep -qaF "$2" "$EXERCISE_DIR/$program" &&
+			built='' && kit_piece=yes
+	done
+	if [ -n "$built" ]; then
+		pass "$what"
+		return 0
+	fi
+	fail "$what" "$3 in the Makefile names ${1%.c}, your file, and the programs are built again with make"
+	[ -z "$seen" ] || echo "$seen"
+	[ -z "$kit_piece" ] ||
+		echo "    seen: the programs hold ${2%%/*}'s ${2#*/}"
+	return 1
+}
+
 # mixed_run NAME SERVER_DIR CLIENT_DIR CLIENT_ARGS [-- SERVER_ARGS]: run
 # does, with the server of SERVER_DIR and the client of CLIENT_DIR: the
 # student's programs against the kit's own (a stage's folder), which
