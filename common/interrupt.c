@@ -33,17 +33,19 @@ int our_catch_interrupts(struct our_interrupts *before)
 	};
 
 	/* Caught already for the whole program (a server's agents share its
-	 * catch): left as it is, and so is its undo. */
-	if (sigaction(SIGINT, NULL, &before->sigint) == 0 &&
-	    before->sigint.sa_handler == note_signal)
+	 * catch), or come already (SA_RESETHAND gave it back: the program is
+	 * ending): left as it is, and marked so for the undo. */
+	if (interrupted_by || (sigaction(SIGINT, NULL, &before->sigint) == 0 &&
+			       before->sigint.sa_handler == note_signal)) {
+		before->sigint.sa_handler = note_signal;
 		return 0;
-	sigemptyset(&action.sa_mask);
-	if (sigaction(SIGINT, &action, &before->sigint) == 0) {
-		if (sigaction(SIGTERM, &action, &before->sigterm) == 0)
-			return 0;
-		/* Half caught is not caught: SIGINT goes back as it was. */
-		sigaction(SIGINT, &before->sigint, NULL);
 	}
+	sigemptyset(&action.sa_mask);
+	if (sigaction(SIGINT, &action, &before->sigint) == 0 &&
+	    sigaction(SIGTERM, &action, &before->sigterm) == 0)
+		return 0;
+	/* Half caught is not caught: SIGINT goes back as it was. */
+	sigaction(SIGINT, &before->sigint, NULL);
 	our_error("sigaction SIGINT, SIGTERM: %s", strerror(errno));
 	return -1;
 }

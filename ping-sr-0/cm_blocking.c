@@ -118,10 +118,9 @@ void our_disconnect(struct our_control *control)
 bool our_wait_must_end(struct our_control *control)
 {
 	/* Only Ctrl-C can end a wait: the peer's going goes unseen. */
-	if (!our_interrupted())
-		return false;
-	control->end = OUR_RUN_INTERRUPTED;
-	return true;
+	if (our_interrupted())
+		control->end = OUR_RUN_INTERRUPTED;
+	return control->end == OUR_RUN_INTERRUPTED;
 }
 
 bool our_peer_disconnected(struct our_control *control)

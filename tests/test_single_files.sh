@@ -470,7 +470,7 @@ test_single_files_fold_what_only_passes_a_call_on() {
 	single_holds ping-sr-0 server \
 		"^	/\* Receives go up before we accept. The first ping's: the client"
 	single_lacks ping-sr-0 client 'our_interrupted'
-	single_holds ping-sr-0 client '^	if \(!interrupted_by\)$'
+	single_holds ping-sr-0 client '^	if \(interrupted_by\)$'
 }
 
 # The size of reference code a newcomer reads in one sitting: at most
@@ -561,17 +561,17 @@ C
 # makes its files longer unnoticed. Lower a ceiling when a stage shrinks.
 code_bar() {
 	case $1 in
-	ping-sr-2) echo 1207 2000 ;;
-	ping-sr-3) echo 1286 2000 ;;
-	ping-sr-4) echo 1292 2000 ;;
-	blast-sr-2) echo 1276 2000 ;;
-	ping-rdma-1) echo 1409 2141 ;;
-	ping-rdma-2) echo 1439 2200 ;;
-	blast-rdma-1) echo 1411 2139 ;;
-	atomic-1) echo 1576 2400 ;;
-	pubsub-rdma-1) echo 1744 2615 ;;
-	ping-sg-1 | ping-post-1) echo 1281 2000 ;;
-	ping-wr-1) echo 1258 2000 ;;
+	ping-sr-2) echo 1208 2000 ;;
+	ping-sr-3) echo 1287 2000 ;;
+	ping-sr-4) echo 1293 2000 ;;
+	blast-sr-2) echo 1277 2000 ;;
+	ping-rdma-1) echo 1410 2143 ;;
+	ping-rdma-2) echo 1440 2202 ;;
+	blast-rdma-1) echo 1412 2141 ;;
+	atomic-1) echo 1577 2400 ;;
+	pubsub-rdma-1) echo 1746 2618 ;;
+	ping-sg-1 | ping-post-1) echo 1282 2000 ;;
+	ping-wr-1) echo 1259 2000 ;;
 	*) echo 1000 2000 ;;
 	esac
 }

@@ -2,14 +2,21 @@
 # SPDX-License-Identifier: MIT
 # Unit tests of what every run relies on. -v can fail: the check behind
 # it refuses data with one bit changed, or another message's data. And a
-# failed verb is reported with the right reason.
+# failed verb is reported with the right reason. And a server's agents
+# share its catch of Ctrl-C.
 . "$(dirname "$0")/lib.sh"
 
-test_verification_refuses_corrupted_data() {
-	run_program "$KIT/tests/verify-data"
+# unit_run PROGRAM: a unit test's program, which prints each case, right
+# or WRONG: it must exit 0, with no case WRONG.
+unit_run() {
+	run_program "$KIT/tests/$1"
 	assertEquals "status; $(<"$WORK/program.out")" 0 "$STATUS"
 	assertFalse "a case went wrong: $(<"$WORK/program.out")" \
 		"grep -q WRONG '$WORK/program.out'"
+}
+
+test_verification_refuses_corrupted_data() {
+	unit_run verify-data
 	# Each refusal names the byte that differs.
 	assert_output "$WORK/program.out" \
 		"^verify-data: message 42 is corrupt at byte 2055: 0x1c, expected 0x1d\$"
@@ -27,6 +34,12 @@ test_a_failed_verb_is_reported_with_its_reason() {
 		"^report-errors: ibv_post_send negative: Cannot allocate memory\$"
 	assert_output "$WORK/program.out" \
 		"^report-errors: rdma_create_id: No such device\$"
+}
+
+test_an_agent_that_starts_after_ctrl_c_leaves_the_next_one_alone() {
+	unit_run catch-signals
+	assert_output "$WORK/program.out" \
+		"^catch-signals: an agent that starts after it does not catch the next one: right\$"
 }
 
 . shunit2
