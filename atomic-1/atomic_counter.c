@@ -303,6 +303,9 @@ static int run_atomic(struct our_control *control, enum ibv_wr_opcode opcode,
 	if (post_atomic(control, opcode, compare_add, swap) ||
 	    our_await_transfers(control, 1, false, &wc))
 		return -1;
+	/* Soft-RoCE brings the old value back in our byte order. Some
+	 * adapters bring it big-endian: check yours before you copy this,
+	 * or a compare-and-swap on the value read never matches, for ever. */
 	*before = *result;
 	our_trace(2, "%s -> the counter was %" PRIu64,
 		  opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? "fetch-and-add" :

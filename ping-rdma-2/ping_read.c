@@ -202,9 +202,10 @@ int our_run_client(struct our_control *control)
 	 * notice, numbered with the count, says we have. (With no count,
 	 * the agent waits for us to hang up; a run cut short needs no
 	 * pong.) */
-	if (control->count && i == control->count)
-		return our_post_notice(control, 0, control->count) ||
-		       our_await_transfers(control, 1, false, &wc);
+	if (control->count && i == control->count &&
+	    (our_post_notice(control, 0, control->count) ||
+	     our_await_transfers(control, 1, false, &wc)))
+		return -1;
 	return 0;
 }
 

@@ -180,11 +180,12 @@ int our_setup_shared(const struct our_options *options)
 	/* The waits for publications are timed by the monotonic clock:
 	 * setting the date does not stretch them. */
 	ret = pthread_condattr_init(&attr);
-	if (!ret)
+	if (!ret) {
 		ret = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	if (!ret)
-		ret = pthread_cond_init(&board->changed, &attr);
-	pthread_condattr_destroy(&attr);
+		if (!ret)
+			ret = pthread_cond_init(&board->changed, &attr);
+		pthread_condattr_destroy(&attr);
+	}
 	if (our_verb_error(ret, "pthread_cond_init"))
 		goto out_free_board;
 	ret = pthread_mutex_init(&board->lock, NULL);
@@ -537,8 +538,10 @@ int our_run_client(struct our_control *control)
 	/* Tell the agent how far we read: its report, and in a counted
 	 * run, the end. (Ctrl-C that comes while we wait for an answer
 	 * ends the run before this; the agent counted that far already.) */
-	return our_post_notice(control, 0, next) ||
-	       our_await_transfers(control, 1, false, &wc);
+	if (our_post_notice(control, 0, next) ||
+	    our_await_transfers(control, 1, false, &wc))
+		return -1;
+	return 0;
 }
 
 /*
