@@ -174,6 +174,25 @@ attempt_result() {
 	done < <(expected "$1")
 }
 
+# prove_attempts_apart NAME: every way around the lesson of exercise
+# NAME, one of the two-host lab (PAIR_EXERCISES), one at a time.
+prove_attempts_apart() {
+	local patch attempt
+
+	require_rdma || return 0
+	for patch in "$KIT/labs/solutions/$1.gaming"/*.patch; do
+		attempt=${patch##*/}
+		attempt=$1/${attempt%.patch}
+		if [ ! -x "$COPIES/gaming/$attempt/labs/exercises/$1/client" ]; then
+			fail "no built copy of $attempt in ${COPIES#"$KIT/"}: run labs/exercises/prove prepare on the host first"
+			continue
+		fi
+		[ -n "$(expected "$attempt")" ] ||
+			fail "labs/solutions/$1.gaming/${patch##*/}: no expect line"
+		attempt_run "$attempt" && attempt_result "$attempt"
+	done
+}
+
 # prove_attempts: every way around a lesson kept beside the solutions,
 # two checkers at a time, each attempt in its own copy.
 prove_attempts() {

@@ -21,21 +21,8 @@ test_wire_reading_checker() {
 }
 
 test_wire_reading_refuses_the_ways_around_it() {
-	local patch attempt
-
 	require_pair || return 0
-	require_rdma || return 0
-	for patch in "$KIT"/labs/solutions/wire-reading.gaming/*.patch; do
-		attempt=${patch##*/}
-		attempt=wire-reading/${attempt%.patch}
-		if [ ! -x "$COPIES/gaming/$attempt/labs/exercises/wire-reading/client" ]; then
-			fail "no built copy of $attempt in ${COPIES#"$KIT/"}: run labs/exercises/prove prepare on the host first"
-			continue
-		fi
-		[ -n "$(expected "$attempt")" ] ||
-			fail "labs/solutions/wire-reading.gaming/${patch##*/}: no expect line"
-		attempt_run "$attempt" && attempt_result "$attempt"
-	done
+	prove_attempts_apart wire-reading
 }
 
 . shunit2
