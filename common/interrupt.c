@@ -7,8 +7,8 @@
  * SA_RESTART, so a system call that sleeps (poll(), a read of a channel)
  * in the thread that takes the signal returns early with EINTR and the
  * note is seen at once; a thread that sleeps elsewhere sees it when it
- * next looks up. It is installed once only (SA_RESETHAND): the next
- * signal has its usual effect.
+ * next looks up. It stays installed until the run ends, and a second
+ * signal has its usual effect: the handler gives it back and raises it.
  */
 #include <errno.h>
 #include <string.h>
@@ -19,33 +19,33 @@
 /* The signal that came, or 0: all a handler may safely write. */
 static volatile sig_atomic_t interrupted_by;
 
-static void note_signal(int signal)
+static void note_signal(int number)
 {
-	interrupted_by = signal;
+	/* The first signal asks; the next one gets the usual end. signal()
+	 * and raise() are safe in a handler, and this signal is held until
+	 * the handler returns. */
+	if (interrupted_by && signal(number, SIG_DFL) != SIG_ERR)
+		raise(number);
+	interrupted_by = number;
 }
 
 int our_catch_interrupts(struct our_interrupts *before)
 {
-	struct sigaction action = {
-		.sa_handler = note_signal,
-		/* The first signal asks; the next one gets the usual end. */
-		.sa_flags = SA_RESETHAND,
-	};
+	struct sigaction action = { .sa_handler = note_signal };
 
 	/* Caught already for the whole program (a server's agents share its
-	 * catch), or come already (SA_RESETHAND gave it back: the program is
-	 * ending): left as it is, and marked so for the undo. */
-	if (interrupted_by || (sigaction(SIGINT, NULL, &before->sigint) == 0 &&
-			       before->sigint.sa_handler == note_signal)) {
-		before->sigint.sa_handler = note_signal;
+	 * catch, until it ends, a signal come or not): left as it is, and so
+	 * is its undo. */
+	if (sigaction(SIGINT, NULL, &before->sigint) == 0 &&
+	    before->sigint.sa_handler == note_signal)
 		return 0;
-	}
 	sigemptyset(&action.sa_mask);
-	if (sigaction(SIGINT, &action, &before->sigint) == 0 &&
-	    sigaction(SIGTERM, &action, &before->sigterm) == 0)
-		return 0;
-	/* Half caught is not caught: SIGINT goes back as it was. */
-	sigaction(SIGINT, &before->sigint, NULL);
+	if (sigaction(SIGINT, &action, &before->sigint) == 0) {
+		if (sigaction(SIGTERM, &action, &before->sigterm) == 0)
+			return 0;
+		/* Half caught is not caught: SIGINT goes back as it was. */
+		sigaction(SIGINT, &before->sigint, NULL);
+	}
 	our_error("sigaction SIGINT, SIGTERM: %s", strerror(errno));
 	return -1;
 }

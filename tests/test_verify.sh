@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Unit tests of what every run relies on. -v can fail: the check behind
 # it refuses data with one bit changed, or another message's data. And a
-# failed verb is reported with the right reason. And a server's agents
-# share its catch of Ctrl-C.
+# failed verb is reported with the right reason. And a second signal
+# ends the program at once, whatever a server's agents did between.
 . "$(dirname "$0")/lib.sh"
 
 # unit_run PROGRAM: a unit test's program, which prints each case, right
@@ -36,10 +36,12 @@ test_a_failed_verb_is_reported_with_its_reason() {
 		"^report-errors: rdma_create_id: No such device\$"
 }
 
-test_an_agent_that_starts_after_ctrl_c_leaves_the_next_one_alone() {
+test_a_second_signal_ends_the_program_even_after_an_agent_started() {
 	unit_run catch-signals
 	assert_output "$WORK/program.out" \
-		"^catch-signals: an agent that starts after it does not catch the next one: right\$"
+		"^catch-signals: a second Ctrl-C ends the program, after an agent started: right\$"
+	assert_output "$WORK/program.out" \
+		"^catch-signals: a Ctrl-C after SIGTERM ends the program: right\$"
 }
 
 . shunit2
