@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # The exercises' checkers, each proved twice (see exercises.sh): it fails
 # on the starter and passes with the solution. The two checkers of an
-# exercise run side by side. rnr-retry's is proved in the pair:
-# test_rnr_retry.sh. Then every way around a lesson kept beside the
-# solutions fails, and two students' checkers run at once on one host.
+# exercise run side by side. rnr-retry's and wire-reading's, and their
+# ways around, are proved in the pair: test_rnr_retry.sh and
+# test_wire_reading.sh. Then every other way around a lesson kept beside
+# the solutions fails, and two students' checkers run at once on one
+# host.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/exercises.sh"
 
