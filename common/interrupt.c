@@ -2,13 +2,14 @@
 /*
  * interrupt.c - Ctrl-C (SIGINT) and SIGTERM end a run cleanly.
  *
- * The handler only notes the signal: the exchange and the waits look at
- * the note between transfers and while they wait. It is installed without
- * SA_RESTART, so a system call that sleeps (poll(), a read of a channel)
- * in the thread that takes the signal returns early with EINTR and the
- * note is seen at once; a thread that sleeps elsewhere sees it when it
- * next looks up. It stays installed until the run ends, and a second
- * signal has its usual effect: the handler gives it back and raises it.
+ * The handler only notes the first signal: the exchange and the waits
+ * look at the note between transfers and while they wait. It is
+ * installed without SA_RESTART, so a system call that sleeps (poll(), a
+ * read of a channel) in the thread that takes the signal returns early
+ * with EINTR and the note is seen at once; a thread that sleeps
+ * elsewhere sees it when it next looks up. It stays installed until the
+ * run ends, and a second signal has its usual effect: the handler gives
+ * it back and raises it.
  */
 #include <errno.h>
 #include <string.h>
