@@ -5,7 +5,8 @@
 # solution, and passes with the solution. It counts the RNR NAKs of
 # the whole device, and the one-guest lab runs two suites at once, whose
 # runs may meet RNR NAKs of their own: so it is proved on host a of the
-# pair, where suites run one at a time, each checker after the other. make check runs it there: labs/lab pair run -- tests/run
+# pair, where suites run one at a time, each checker after the other.
+# make check runs it there: labs/lab pair run -- tests/run
 # tests/test_rnr_retry.sh. Elsewhere it is skipped, and counted.
 # tests/run: pair
 . "$(dirname "$0")/lib.sh"
