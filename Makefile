@@ -42,17 +42,17 @@ demo: deps
 	$(MAKE) all
 	$(LAB) run -- labs/demo
 
-# The decks, the guide and the exercises' starters and solutions (in
-# .cache/exercises) are built on the host: the suites check them in the
-# lab, where compiling is slow. The suites that need no RDMA device (the
-# layout, the slides, what the READMEs name) run on the host too, first.
-# Then two labs at once: the two-host lab (labs/lab pair) runs the suites
-# of two hosts on a wire (and the READMEs' blocks for two hosts, and
-# the proof of a checker that counts the device's RNR NAKs), its
-# output kept until the end, while the one-guest lab runs the others;
-# each keeps its results, and the last line counts them all. The pair's
-# suites run one at a time (its guests have a CPU each): a capture of
-# the link must hold one run's packets alone. The single files' suite
+# The programs, the decks, the guide and the exercises' starters and
+# solutions (in .cache/exercises) are built on the host: the suites check
+# them in the lab, where compiling is slow. Then three runs at once, each
+# keeping its results, and the last line counts them all. On the host,
+# the suites that need no RDMA device run (the layout, the slides, what
+# the READMEs name). The two-host lab (labs/lab pair) runs the suites of
+# two hosts on a wire, the READMEs' blocks for two hosts, and the proof
+# of a checker that counts the device's RNR NAKs; the one-guest lab runs
+# the others. The outputs of the first two are kept until the end. The
+# pair's suites run one at a time (its guests have a CPU each): a capture
+# of the link must hold one run's packets alone. The single files' suite
 # needs one device only, but its valgrind runs are a quarter of the one
 # guest's CPU time, and host a would otherwise idle for the second half
 # of the run: it runs there too.
@@ -62,14 +62,17 @@ PAIR_SUITES = tests/test_two_hosts.sh tests/test_wire.sh tests/test_bad_link.sh 
 RESULTS = .cache/tests
 check: deps
 	$(MAKE) -j$(JOBS) -Otarget all single slides proofs
+	mkdir -p $(RESULTS)
 	rm -f $(RESULTS)/host.results $(RESULTS)/pair.results \
-		$(RESULTS)/lab.results $(RESULTS)/pair.log
-	tests/run --host-only --results $(RESULTS)/host.results || true
+		$(RESULTS)/lab.results $(RESULTS)/pair.log $(RESULTS)/host.log
+	tests/run --host-only --results $(RESULTS)/host.results \
+		>$(RESULTS)/host.log 2>&1 & \
 	$(LAB) pair run -- tests/run \
 		--results $(RESULTS)/pair.results $(PAIR_SUITES) \
 		>$(RESULTS)/pair.log 2>&1 & \
 	$(LAB) run -- tests/run --no-host --results $(RESULTS)/lab.results; \
-	wait; echo "=== the two-host lab:"; cat $(RESULTS)/pair.log
+	wait; echo "=== on the host:"; cat $(RESULTS)/host.log; \
+	echo "=== the two-host lab:"; cat $(RESULTS)/pair.log
 	tests/run --count $(RESULTS)/host.results $(RESULTS)/pair.results \
 		$(RESULTS)/lab.results
 
