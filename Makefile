@@ -53,12 +53,12 @@ demo: deps
 # the others. The outputs of the first two are kept until the end. The
 # pair's suites run one at a time (its guests have a CPU each): a capture
 # of the link must hold one run's packets alone. The single files' suite
-# needs one device only, but its valgrind runs are a quarter of the one
-# guest's CPU time, and host a would otherwise idle for the second half
-# of the run: it runs there too.
+# and the bad input's need one device only, but the valgrind runs of the
+# first are a quarter of the one guest's CPU time, and host a would
+# otherwise idle for the last third of the run: they run there too.
 PAIR_SUITES = tests/test_two_hosts.sh tests/test_wire.sh tests/test_bad_link.sh \
 	tests/test_rnr_retry.sh tests/test_wire_reading.sh tests/test_readmes.sh \
-	tests/test_single.sh
+	tests/test_single.sh tests/test_bad_input.sh
 RESULTS = .cache/tests
 check: deps
 	$(MAKE) -j$(JOBS) -Otarget all single slides proofs

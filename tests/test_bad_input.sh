@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Bad input: each case gets a message naming the problem and a non-zero
-# exit within seconds, never a hang or a crash.
+# exit within seconds, never a hang or a crash. It needs one device, not
+# two hosts: make check runs it on host a of the pair, to even out the
+# two labs (see the Makefile).
+# tests/run: pair
 . "$(dirname "$0")/lib.sh"
 
 # The stages whose programs take the ping-pong command line.
