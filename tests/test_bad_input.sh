@@ -3,7 +3,7 @@
 # Bad input: each case gets a message naming the problem and a non-zero
 # exit within seconds, never a hang or a crash. It needs one device, not
 # two hosts: make check runs it on host a of the pair, to even out the
-# two labs (see the Makefile).
+# two labs (see the Makefile); tests/run --no-host leaves it out.
 # tests/run: pair
 . "$(dirname "$0")/lib.sh"
 
