@@ -54,8 +54,8 @@ demo: deps
 # pair's suites run one at a time (its guests have a CPU each): a capture
 # of the link must hold one run's packets alone. The single files' suite
 # and the bad input's need one device only, but the valgrind runs of the
-# first are a quarter of the one guest's CPU time, and host a would
-# otherwise idle for the last third of the run: they run there too.
+# first are a quarter of the one guest's CPU time, and the pair would
+# otherwise end long before the one guest: they run on host a too.
 PAIR_SUITES = tests/test_two_hosts.sh tests/test_wire.sh tests/test_bad_link.sh \
 	tests/test_rnr_retry.sh tests/test_wire_reading.sh tests/test_readmes.sh \
 	tests/test_single.sh tests/test_bad_input.sh
