@@ -17,8 +17,8 @@
 #include "interrupt.h"
 #include "report.h"
 
-/* The signal that came, or 0: all a handler may safely write. */
-static volatile sig_atomic_t interrupted_by;
+/* The signal that came, or 0: lock-free, for a handler and threads. */
+static _Atomic int interrupted_by;
 
 static void note_signal(int number)
 {
