@@ -50,7 +50,7 @@ int our_await_cm_event(struct our_control *control, int ret,
 		       enum rdma_cm_event_type expected, const char *verb);
 
 /*
- * Agent: wait on listener for a connection request. Returns 0 with the
+ * Server: wait on listener for a connection request. Returns 0 with the
  * request's event in *event, its id the agent's new end of a
  * connection, to be taken or dropped; or -1 (reported).
  */
@@ -58,14 +58,14 @@ int our_await_request(struct our_listener *listener,
 		      struct rdma_cm_event **event);
 
 /*
- * Agent: the request's id, already in control->cm_id, is the agent's
+ * Server: the request's id, already in control->cm_id, is the agent's
  * from now on (give the event back; with channels, the id moves to one
  * of its own). Returns 0, or -1 (reported) with the id destroyed.
  */
 int our_take_request(struct our_control *control,
 		     struct rdma_cm_event *event);
 
-/* Agent: give a request back that was refused, and destroy its id. */
+/* Server: give a request back that was refused, and destroy its id. */
 void our_drop_request(struct our_control *control,
 		      struct rdma_cm_event *event);
 

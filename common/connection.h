@@ -48,10 +48,10 @@ int our_setup_listener(struct our_listener *listener,
 void our_unsetup_listener(struct our_listener *listener);
 
 /*
- * Agent: wait for a client's connection request and take its id into
+ * Server: wait for a client's connection request and take its id into
  * control->cm_id, adopting what its private data asks for (see
- * private_data.h). Returns 0; 1 when the agent refused the request,
- * which is rejected and its id gone (the caller waits for the next); or
+ * private_data.h). Returns 0; 1 when the request was refused, and so
+ * rejected and its id gone (the caller waits for the next); or
  * -1 (reported).
  * Undo with our_destroy_id().
  */
@@ -61,7 +61,7 @@ int our_get_request(struct our_listener *listener,
 /* Agent: accept the request. Returns 0 once established, or -1 (reported). */
 int our_accept(struct our_control *control);
 
-/* Agent: refuse the request, telling the client why. */
+/* Server: refuse the request, telling the client why. */
 void our_reject(struct our_control *control, const void *reason,
 		uint8_t reason_len);
 

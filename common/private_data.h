@@ -23,7 +23,7 @@ void our_fill_private_data(struct our_control *control,
 			   struct rdma_conn_param *param);
 
 /*
- * Agent: the connection request event carries the client's private data:
+ * Server: the connection request event carries the client's private data:
  * adopt what it asks for into control (count, size, buffers, -v), or
  * reject the request, saying why. Returns 0, or -1 when it was rejected.
  */
