@@ -133,7 +133,7 @@ skip_test() {
 
 # Skip unless there is an RDMA device and its address.
 require_rdma() {
-	if [ -z "$ADDR" ]; then
+	if [ -z "$ADDR" ] || [ -z "$DEVICE" ]; then
 		skip_test "needs an RDMA device: run it in the lab (make check)"
 		return 1
 	fi

@@ -173,7 +173,9 @@ test_an_agent_waiting_for_the_board_sees_its_subscriber_die() {
 		"$SERVER_PID" "$LIMIT" ||
 		fail "the agent of the dead subscriber did not end: $(<"$WORK/server.out")"
 	kill -KILL "$VICTIM"
+	wait_server
 	wait
+	assertEquals "server; $(<"$WORK/server.out")" 1 "$SERVER_STATUS"
 }
 
 # The same wait, when the agent's watch cannot take its subscriber's

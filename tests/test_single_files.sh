@@ -28,12 +28,18 @@ single_holds() {
 		fail "$1/single/$2.c should hold /$3/"
 }
 
-# single_lacks STAGE PROGRAM REGEX: ... and has none.
+# single_lacks STAGE PROGRAM REGEX: ... and has none (a file missing,
+# or a REGEX grep refuses, fails too).
 single_lacks() {
-	local line
+	local line status
 
-	line=$(grep -nE -m1 -- "$3" "$KIT/$1/single/$2.c") &&
-		fail "$1/single/$2.c should not hold /$3/: line $line"
+	line=$(grep -nE -m1 -- "$3" "$KIT/$1/single/$2.c")
+	status=$?
+	case $status in
+	0) fail "$1/single/$2.c should not hold /$3/: line $line" ;;
+	1) ;;
+	*) fail "$1/single/$2.c: grep could not look for /$3/ (status $status)" ;;
+	esac
 	return 0
 }
 
@@ -310,7 +316,10 @@ test_single_files_speak_of_their_own_stage_only() {
 		done
 		for program in $(programs_of $stage); do
 			file=$KIT/$stage/single/$program.c
-			[ -f "$file" ] || continue
+			if [ ! -f "$file" ]; then
+				fail "no ${file#"$KIT/"}: run make single"
+				continue
+			fi
 			# The list of the kit's files is the last comment.
 			sources=$(grep -n 'Made by the RDMA teaching kit' "$file" |
 				cut -d: -f1)
@@ -343,7 +352,10 @@ test_single_files_read_in_the_lessons_order() {
 	for stage in $ALL_STAGES; do
 		for program in $(programs_of $stage); do
 			file=$KIT/$stage/single/$program.c
-			[ -f "$file" ] || continue
+			if [ ! -f "$file" ]; then
+				fail "no ${file#"$KIT/"}: run make single"
+				continue
+			fi
 			main=$(grep -n '^int main(' "$file" | cut -d: -f1)
 			banner=$(grep -n 'The plumbing: what every program' "$file" |
 				cut -d: -f1)
@@ -418,7 +430,10 @@ test_single_files_comments_name_only_what_they_hold() {
 	for stage in $ALL_STAGES; do
 		for program in $(programs_of $stage); do
 			file=$KIT/$stage/single/$program.c
-			[ -f "$file" ] || continue
+			if [ ! -f "$file" ]; then
+				fail "no ${file#"$KIT/"}: run make single"
+				continue
+			fi
 			cpp -fpreprocessed -dD -P "$file" 2>/dev/null |
 				grep -oE '\bour_[a-z0-9_]+' | sort -u >"$WORK/code"
 			missing=$(grep -oE '\bour_[a-z0-9_]+' "$file" | sort -u |
@@ -440,6 +455,10 @@ test_no_single_file_function_calls_itself() {
 	for stage in $ALL_STAGES; do
 		for program in $(programs_of $stage); do
 			file=$KIT/$stage/single/$program.c
+			if [ ! -f "$file" ]; then
+				fail "no ${file#"$KIT/"}: run make single"
+				continue
+			fi
 			found=$(awk '
 				/^[a-z].*[ *][a-z_0-9]+\(/ {
 					name = $0
@@ -583,7 +602,10 @@ test_single_files_are_short_enough_to_read() {
 		read -r max all <<<"$(code_bar $stage)"
 		for program in $(programs_of $stage); do
 			file=$KIT/$stage/single/$program.c
-			[ -f "$file" ] || continue
+			if [ ! -f "$file" ]; then
+				fail "no ${file#"$KIT/"}: run make single"
+				continue
+			fi
 			code=$(code_lines "$file")
 			lines=$(wc -l <"$file")
 			printf '  %-28s %5s code lines, %5s in all\n' \
