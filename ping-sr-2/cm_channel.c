@@ -161,9 +161,10 @@ bool our_wait_must_end(struct our_control *control)
 		cm->give_up = until;
 	if (cm && our_now_ns() < cm->give_up)
 		return false;
-	/* A watch that failed is a failure of ours, not the peer's end. */
+	/* A failed watch is ours; Ctrl-C outranks a peer it made go. */
 	if (!cm || !atomic_load(&cm->failed))
-		control->end = gone ? OUR_RUN_PEER_GONE : OUR_RUN_INTERRUPTED;
+		control->end = our_interrupted() ? OUR_RUN_INTERRUPTED :
+						   OUR_RUN_PEER_GONE;
 	return true;
 }
 /* end excerpt must_end */
