@@ -41,6 +41,13 @@ retransmissions() {
 	echo "$sum"
 }
 
+# BOUND: what bounds each program in time. A `timeout` given a signal
+# passes it to its command, then to its process group, which holds the
+# command too: two signals, the second of which ends a program that has
+# caught the first at once (see common/interrupt.c), its report unsaid.
+# --foreground passes it to the command only.
+BOUND=(timeout --foreground -k 5 $((5 * LIMIT)))
+
 # serve NAME STAGE PORT ARGS...: STAGE's server with ARGS on the other
 # host, for as long as the test may take, output in
 # $WORK/NAME.server.out, the pid of its `labs/lab on` in
@@ -49,7 +56,7 @@ declare -A PIDS PORTS
 serve() {
 	local name=$1 stage=$2 port=$3
 	shift 3
-	"$KIT/labs/lab" on "$OTHER" -- timeout -k 5 $((5 * LIMIT)) \
+	"$KIT/labs/lab" on "$OTHER" -- "${BOUND[@]}" \
 		"$KIT/$stage/server" -a "$LAB_PEER" -p "$port" "$@" \
 		>"$WORK/$name.server.out" 2>&1 &
 	PIDS[$name.server]=$!
@@ -72,7 +79,7 @@ connect() {
 		on=("$KIT/labs/lab" on "$2" --)
 		shift 2
 	fi
-	"${on[@]}" timeout -k 5 $((5 * LIMIT)) "$KIT/$stage/client" -a "$LAB_PEER" \
+	"${on[@]}" "${BOUND[@]}" "$KIT/$stage/client" -a "$LAB_PEER" \
 		-p "$port" "$@" >"$WORK/$name.client.out" 2>&1 &
 	PIDS[$name.client]=$!
 	PORTS[$name]=$port
@@ -252,6 +259,8 @@ test_a_cut_link_fails_the_senders_work_requests_in_words() {
 		[ "$STATUS" != 137 ] ||
 			fail "$stage server: still there 5 s after SIGTERM"
 		assertEquals "$stage server; $(<"$WORK/$stage.server.out")" 143 "$STATUS"
+		assert_output "$WORK/$stage.server.out" \
+			"^server: interrupted by SIGTERM after [0-9]+ "
 	done
 	link clear
 }
