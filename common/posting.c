@@ -10,6 +10,7 @@
 #include "connection.h"
 #include "exchange.h"
 #include "instruments.h"
+#include "interrupt.h"
 #include "posting.h"
 #include "report.h"
 
@@ -102,14 +103,16 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 	/* A failure may be the first news that the peer has gone (its
 	 * queue pair is no more, or ours was flushed): the work completion
 	 * says what failed, the CM whether the connection is down. Then the
-	 * end of the run is told as the peer's doing. A message longer than
-	 * our receive buffer came over a connection that is up. */
+	 * end of the run is told as the peer's doing, unless Ctrl-C came
+	 * first: the peer may have gone because it was told. A message
+	 * longer than our receive buffer came over a connection that is up. */
 	if (wc->status != IBV_WC_LOC_LEN_ERR &&
 	    !our_refused_by_peer(control, wc) &&
 	    our_connection_lost(control, OUR_LOST_WAIT_MS)) {
 		our_trace(1, "our %s failed (%s): %s has gone", what,
 			  ibv_wc_status_str(wc->status), control->peer_name);
-		control->end = OUR_RUN_PEER_GONE;
+		control->end = our_interrupted() ? OUR_RUN_INTERRUPTED :
+						   OUR_RUN_PEER_GONE;
 		return -1;
 	}
 	/* Flushed: the queue pair went to the error state, usually because

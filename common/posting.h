@@ -56,7 +56,8 @@ bool our_count_done(const struct our_control *control);
  * work request flushed or never acknowledged once our_count_done().
  * Otherwise returns -1 with the failure reported; or, where the program
  * watches the connection and finds it down (the peer went away), with
- * control->end set to OUR_RUN_PEER_GONE and nothing reported.
+ * control->end set to OUR_RUN_PEER_GONE (OUR_RUN_INTERRUPTED after a
+ * Ctrl-C) and nothing reported.
  */
 int our_check_wc(struct our_control *control, const struct ibv_wc *wc);
 
