@@ -41,11 +41,11 @@ retransmissions() {
 	echo "$sum"
 }
 
-# BOUND: what bounds each program in time. A `timeout` given a signal
-# passes it to its command, then to its process group, which holds the
-# command too: two signals, the second of which ends a program that has
-# caught the first at once (see common/interrupt.c), its report unsaid.
-# --foreground passes it to the command only.
+# BOUND: what bounds each program in time. A `timeout` given a signal, or
+# whose time is up, sends it to its command, then to its process group,
+# which holds the command too: two signals, the second of which ends a
+# program that has caught the first at once (see common/interrupt.c), its
+# report unsaid. --foreground sends it to the command only.
 BOUND=(timeout --foreground -k 5 $((5 * LIMIT)))
 
 # serve NAME STAGE PORT ARGS...: STAGE's server with ARGS on the other
