@@ -92,7 +92,7 @@ bool our_peer_disconnected(struct our_control *control);
 /*
  * For our_check_wc: a work completion failed; true when that is because
  * the connection is down, as the CM says within wait_ms (false where
- * nothing watches the connection).
+ * nothing watches the connection, or the watch failed).
  */
 bool our_connection_lost(struct our_control *control, uint32_t wait_ms);
 

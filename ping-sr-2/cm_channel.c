@@ -175,5 +175,5 @@ bool our_connection_lost(struct our_control *control, uint32_t wait_ms)
 
 	while (!our_peer_disconnected(control) && our_now_ns() < give_up)
 		poll(NULL, 0, 10);
-	return our_peer_disconnected(control);
+	return our_peer_disconnected(control) && !control->cm->failed;
 }
