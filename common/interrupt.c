@@ -34,9 +34,9 @@ int our_catch_interrupts(struct our_interrupts *before)
 {
 	struct sigaction action = { .sa_handler = note_signal };
 
-	/* Caught already for the whole program (a server's agents share its
-	 * catch, until it ends, a signal come or not): left as it is, and so
-	 * is its undo. */
+	/* Caught already for the whole program (a server of many clients
+	 * catches once for all its agents, until it ends): leave the catch
+	 * as it is, and its undo to the one who made it. */
 	if (sigaction(SIGINT, NULL, &before->sigint) == 0 &&
 	    before->sigint.sa_handler == note_signal)
 		return 0;

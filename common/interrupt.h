@@ -8,8 +8,10 @@
  * report for what was done, releases everything and exits with status
  * 128 plus the signal's number: 130 for Ctrl-C, 143 for SIGTERM, what a
  * shell shows for a program that a signal ended. A second signal ends
- * the program at once. Before and after the run (while connecting, say)
- * the signals keep their usual effect.
+ * the program at once: under timeout(1), give it --foreground, or
+ * timeout signals the program twice (it, then its process group). Before
+ * and after the run (while connecting, say) the signals keep their usual
+ * effect.
  */
 #ifndef OUR_INTERRUPT_H
 #define OUR_INTERRUPT_H

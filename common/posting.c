@@ -103,8 +103,8 @@ int our_check_wc(struct our_control *control, const struct ibv_wc *wc)
 	/* A failure may be the first news that the peer has gone (its
 	 * queue pair is no more, or ours was flushed): the work completion
 	 * says what failed, the CM whether the connection is down. Then the
-	 * end of the run is told as the peer's doing, unless Ctrl-C came
-	 * first: the peer may have gone because it was told. A message
+	 * end is the peer's doing, unless a signal (Ctrl-C, SIGTERM) came
+	 * first: the peer may have gone because we told it to. A message
 	 * longer than our receive buffer came over a connection that is up. */
 	if (wc->status != IBV_WC_LOC_LEN_ERR &&
 	    !our_refused_by_peer(control, wc) &&
