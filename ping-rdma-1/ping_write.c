@@ -50,7 +50,7 @@ const uint32_t our_sges_per_message = 1;
 
 /*
  * Register what a side needs: plan's send and receive slots, and one
- * slot, a message long, that the peer may write into and nothing else.
+ * slot of -s bytes, that the peer may write into and nothing else.
  */
 static int setup_memory(struct our_control *control,
 			const struct our_buffer_plan *plan)
