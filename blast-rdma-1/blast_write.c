@@ -8,7 +8,7 @@
  * client's first message, a notice numbered 0, is in: the client speaks
  * first, as iWARP requires. The client writes message n into slot n
  * modulo -b of the ring. It posts as many writes as it has credits and
- * free send slots for, half the ring at most, chained into one
+ * free send slots for, half the ring at most (one at -b 1), in one
  * ibv_post_send, and ends each chain with a notice (ping-rdma-1's
  * struct our_notice, built here to go last in the chain) that carries
  * the number of messages written so far: a reliable connection carries
@@ -30,10 +30,10 @@
  *
  * The end. In a run with a count, the client stops once every write and
  * notice has completed and every slot has come back: the agent has read
- * every message. The agent stops once its last notice has been sent. In
- * a timed run, or one that Ctrl-C ends, the client stops posting, waits
- * for what it has in flight, and hangs up; the agent, which has no
- * count, ends the run there.
+ * every message. The agent stops once its last notice's send has
+ * completed. In a timed run, or one that Ctrl-C ends, the client stops
+ * posting, waits for what it has in flight, and hangs up; the agent
+ * ends the run there (with a count, as the client's doing).
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -412,10 +412,10 @@ int our_run_agent(struct our_control *control)
 	for (;;) {
 		bool more = our_keep_going(control, ring.read);
 
-		/* Once the run is over (the count is in, or Ctrl-C came),
-		 * only our notices in flight, or owed, are waited for: a
-		 * notice of the client's that comes after Ctrl-C is left,
-		 * or giving its slots back would keep the stream going. */
+		/* Once the run is over (the count is in, or Ctrl-C came:
+		 * seen here, so one notice more may be answered), only our
+		 * notices in flight, or owed, are waited for: answering
+		 * more would keep the stream going. */
 		if (!more && ring.sending == 0 && !ring.owed)
 			break;
 		if (our_await_completion(control, &wc))

@@ -25,18 +25,19 @@
  * The end. A side that hangs up (rdma_disconnect) moves its own queue
  * pair to the error state, flushing what it still has posted; the other
  * side's CM thread flags the disconnect, and a wait for a completion
- * then ends once OUR_GRACE_MS have passed. Each side's last completion is
- * caused by the other side and may be polled after the other side has
- * seen its own last one: a side that hung up as soon as it was done would
- * leave the other to the grace period. So, in a run with a count:
+ * then ends after OUR_GRACE_MS (OUR_LAST_RETRY_MS with the count done).
+ * Each side's last completion is caused by the other side and may be
+ * polled after the other side has seen its own last one: a side that
+ * hung up as soon as it was done would leave the other to that wait.
+ * So, in a run with a count:
  *   - the agent, once every message is in and its credit messages have
  *     completed, sends a last credit message with no credits: "all in";
  *   - the client stops once its sends have all completed and "all in"
  *     has come, and hangs up; the agent is polling for nothing by then;
  *   - the agent waits for that hang-up, then disconnects in its turn.
  * In a timed run, or one that Ctrl-C ends, the client stops posting, waits
- * until its sends in flight have completed (the agent has them all) and
- * hangs up; the agent, which has no count, ends the run there.
+ * for its sends in flight to complete (the agent has them all) and hangs
+ * up; the agent ends the run there (with a count, as the client's doing).
  */
 #include <arpa/inet.h>
 #include <poll.h>
@@ -412,8 +413,8 @@ static int return_credits(struct our_control *control, struct drain *drain)
 
 /*
  * Agent: wait until the client has hung up, which it does once it has
- * our "all in"; where nothing watches for a disconnect, only up to
- * OUR_HANG_UP_WAIT_MS.
+ * our "all in", but only up to OUR_HANG_UP_WAIT_MS: then we disconnect
+ * all the same.
  */
 static void await_hang_up(struct our_control *control)
 {
@@ -444,9 +445,10 @@ int our_run_agent(struct our_control *control)
 	for (;;) {
 		bool more = our_keep_going(control, drain.received);
 
-		/* Once the run is over (the count is in, or Ctrl-C came),
-		 * only our credit messages in flight are waited for: credits
-		 * returned after Ctrl-C would keep the stream going. */
+		/* Once the run is over (the count is in, or Ctrl-C came:
+		 * seen here, so one batch more may go), only our credit
+		 * messages in flight are waited for: more would keep the
+		 * stream going. */
 		if (!more && drain.sending == 0)
 			break;
 		if (our_await_completion(control, &wc))
