@@ -209,8 +209,8 @@ int our_run_client(struct our_control *control)
 	our_fill_data(ping, control->size, 0);
 	head->length = htonl(control->size);
 	for (uint32_t i = 0; our_keep_going(control, i); i++) {
-		/* The pong's receive is up: from our_prepare_client, or
-		 * from the end of the last round trip. */
+		/* The pong's receive: our_prepare_client posted the first,
+		 * each later round trip posts its own here. */
 		if (i > 0 && post_receive(control, OUR_PONG_HEAD, 0))
 			return -1;
 		head->number = htonl(i);

@@ -25,7 +25,7 @@
  * The inline data we ask the queue pair for: bytes a send may carry in
  * the work request itself, copied by the CPU when it is posted, so that
  * the adapter need not read them from memory. Devices commonly take this
- * much; one that takes none gets a queue pair without (see
+ * much; one that refuses it gets a queue pair without (see
  * create_qp_ex).
  */
 #define OUR_INLINE_ASK 256u
@@ -40,8 +40,8 @@ struct our_posting {
 };
 
 /*
- * Create the extended queue pair with the inline data we ask for; on a
- * device that takes none (EINVAL), without.
+ * Create the extended queue pair with the inline data we ask for; on
+ * EINVAL (less room, or another refusal), without.
  */
 static int create_qp_ex(struct our_control *control,
 			struct ibv_qp_init_attr_ex *attr)
