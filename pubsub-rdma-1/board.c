@@ -15,7 +15,7 @@
  *
  * Then the subscriber asks, and the agent tells. The subscriber's notice
  * says how far it has read ("I have read up to n"); the agent waits until
- * a publication past n is on the board, and answers with a notice of how
+ * publication n is on the board, and answers with a notice of how
  * far the board goes. The subscriber reads those publications straight
  * from the board, several reads chained into one ibv_post_send, checks
  * each one's number, and asks again. Neither the publisher's thread nor
@@ -351,8 +351,8 @@ int our_setup_agent_memory(struct our_control *control)
 		return -1;
 	/* The board is the publisher's: each agent registers it in its own
 	 * protection domain, open to remote reads and to no other remote
-	 * access (our_register_shared adds local write, for the
-	 * publisher). */
+	 * access (our_register_shared adds local write, which only
+	 * remote atomics need). */
 	if (our_register_shared(control, board->slots, OUR_BOARD_SLOTS,
 				OUR_PUBLICATION_SIZE, IBV_ACCESS_REMOTE_READ)) {
 		our_unsetup_buffers(control);
@@ -560,7 +560,7 @@ int our_run_client(struct our_control *control)
 	/* end excerpt subscriber */
 	/* Tell the agent how far we read: its report, and in a counted
 	 * run, the end. (Ctrl-C that comes while we wait for an answer
-	 * ends the run before this; the agent counted that far already.) */
+	 * may end the run before this; the agent counted that far already.) */
 	if (our_post_notice(control, 0, next) ||
 	    our_await_transfers(control, 1, false, &wc))
 		return -1;
