@@ -97,10 +97,23 @@ wait_for_line() {
 
 	while [ $SECONDS -lt $deadline ]; do
 		has_line "$1" "$2" && return 0
-		kill -0 "$3" 2>/dev/null || break
+		running "$3" || break
 		nap 0.05
 	done
 	has_line "$1" "$2"
+}
+
+# running PID: PID has not ended. kill -0 is not enough: it still finds
+# a program that has ended but that the shell has not yet reaped (a
+# zombie), and a shell that only naps and looks, starting nothing, may
+# not reap it. Seen in the lab beside a CPU hog: test_readmes waited 30 s
+# for servers that had ended. The shell reads /proc itself.
+running() {
+	local stat
+
+	read -r stat <"/proc/$1/stat" 2>/dev/null || return 1
+	stat=${stat##*) }
+	[ "${stat%% *}" != Z ]
 }
 
 # program_pid PID: the pid of the program that `timeout` (PID) runs.
@@ -133,11 +146,11 @@ ends_within() {
 	local tenths=$(($1 * 10))
 
 	while [ $tenths -gt 0 ]; do
-		kill -0 "$2" 2>/dev/null || return 0
+		running "$2" || return 0
 		nap 0.1
 		tenths=$((tenths - 1))
 	done
-	! kill -0 "$2" 2>/dev/null
+	! running "$2"
 }
 
 # output_of SIDE NAME: sets SERVER_OUT or CLIENT_OUT, as SIDE is server

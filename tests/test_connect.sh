@@ -55,7 +55,7 @@ stopped_server() {
 	SECONDS=0
 	"${COMMAND[@]}" -a "$ADDR" -p "$PORT" -v >"$CLIENT_OUT" 2>&1
 	echo "$? $SECONDS" >"$WORK/second.status"
-	kill -0 "$first" 2>/dev/null && echo yes >"$WORK/waited"
+	running "$first" && echo yes >"$WORK/waited"
 	kill -CONT "$SERVER_REAL"
 	CLIENT_PID=$first
 	wait_client

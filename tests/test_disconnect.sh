@@ -43,7 +43,7 @@ paused_run() {
 	sends_done "$survivor" || return
 	kill -9 "$victim"
 	sleep 6
-	kill -0 "$survivor_pid" && echo yes >"$WORK/still-waiting"
+	running "$survivor_pid" && echo yes >"$WORK/still-waiting"
 	kill "$SERVER_PID" "$CLIENT_PID" 2>/dev/null
 	wait
 }

@@ -7,7 +7,8 @@
 # name the kit's file it was made from, or diff would give the answer;
 # and a checker that hangs leaves what the lab was doing. These need no
 # device, so make check runs them on the host. The checkers themselves
-# are proved in the lab: test_exercises.sh.
+# are proved in the lab: test_exercises.sh. And the waits the checkers
+# share take a program that has ended as ended.
 # tests/run: host
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/exercises.sh"
@@ -222,6 +223,28 @@ test_a_checker_that_hangs_leaves_the_state_of_the_lab() {
 		fail "run_checker returned non-zero after a quick checker"
 	assertEquals "the quick checker's status" 1 "$(cat "$WORK/check.status")"
 	assertFalse "no state kept for a quick checker" "[ -e '$WORK/check.hang' ]"
+}
+
+# The waits that checkers and tests share (tests/programs.sh) take a
+# program that has ended as ended, though its parent has not reaped it:
+# kill -0 finds such a zombie for as long as its parent leaves it.
+test_a_program_that_ended_is_not_running_before_it_is_reaped() {
+	local parent zombie='' state='' deadline=$((SECONDS + 10))
+
+	# sh starts a child, then becomes a sleep that never reaps it.
+	sh -c 'true & echo $! >"$1"; exec sleep 30' sh "$WORK/child" &
+	parent=$!
+	while [ "$state" != Z ] && [ $SECONDS -lt $deadline ]; do
+		nap 0.05
+		[ -s "$WORK/child" ] && read -r zombie <"$WORK/child"
+		[ -n "$zombie" ] && state=$(awk '{ print $3 }' "/proc/$zombie/stat")
+	done
+	assertEquals "the child should be a zombie" Z "$state"
+	assertTrue "kill -0 still finds it" "kill -0 $zombie"
+	assertFalse "running should take it as ended" "running $zombie"
+	assertTrue "and its parent as running" "running $parent"
+	kill "$parent"
+	wait "$parent" 2>/dev/null || :
 }
 
 . shunit2

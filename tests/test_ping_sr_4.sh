@@ -48,8 +48,8 @@ start_long_run() {
 	wait_connected "$LIMIT" || return 1
 	# A moment of ping-pong, so that each side is waiting in poll().
 	sleep 1
-	if ! kill -0 "$CLIENT_REAL" 2>/dev/null ||
-		! kill -0 "$SERVER_REAL" 2>/dev/null; then
+	if ! running "$CLIENT_REAL" ||
+		! running "$SERVER_REAL"; then
 		fail "the run ended too early: $(cat "$WORK"/*.out)"
 		return 1
 	fi

@@ -180,7 +180,7 @@ start_background() {
 		port=${BASH_REMATCH[2]}
 	deadline=$((SECONDS + README_LIMIT))
 	until listening "$n" "$port"; do
-		if ! kill -0 "$pid" 2>/dev/null; then
+		if ! running "$pid"; then
 			block_fail "'$command' ended before it listened on port $port"
 			return 1
 		fi
@@ -229,6 +229,8 @@ where_stuck() {
 		sed 's/^/    /' "$task/stack" 2>/dev/null
 	done
 	rdma res show cm_id 2>&1 | sed 's/^/  /'
+	# Whether this shell could hear its children end.
+	grep -E '^Sig(Blk|Pnd):' /proc/$$/status | sed 's/^/  shell /'
 }
 
 # finish_background: every background command must have ended by

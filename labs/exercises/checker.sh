@@ -405,7 +405,7 @@ mixed_run() {
 # end; once it says so (status 0, its note added to the client's output),
 # stop both sides, rather than let them spin until the limit.
 watch_client() {
-	while kill -0 "$CLIENT_PID" 2>/dev/null; do
+	while running "$CLIENT_PID"; do
 		nap 1
 		if "$WATCH" "$1"; then
 			kill "$CLIENT_PID" "$SERVER_PID" 2>/dev/null
