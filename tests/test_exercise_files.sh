@@ -231,8 +231,11 @@ test_a_checker_that_hangs_leaves_the_state_of_the_lab() {
 test_a_program_that_ended_is_not_running_before_it_is_reaped() {
 	local parent zombie='' state='' deadline=$((SECONDS + 10))
 
-	# sh starts a child, then becomes a sleep that never reaps it.
-	sh -c 'true & echo $! >"$1"; exec sleep 30' sh "$WORK/child" &
+	# perl starts a child that ends at once, and never waits for it. (A
+	# shell might reap it before it execs a sleep.)
+	perl -e 'my $pid = fork // die "fork: $!"; exit 0 unless $pid;
+		open my $f, ">", $ARGV[0] or die; print $f "$pid\n"; close $f;
+		sleep 30' "$WORK/child" &
 	parent=$!
 	while [ "$state" != Z ] && [ $SECONDS -lt $deadline ]; do
 		nap 0.05
