@@ -102,10 +102,17 @@ static const char *wc_name(const struct ibv_wc *wc)
 	}
 }
 
+/* A failed completion sets only wr_id, status, qp_num and vendor_err:
+ * no byte count then. */
 void our_trace_wc(const struct ibv_wc *wc)
 {
-	our_trace(2, "work completion: %s slot %u, %s, %u bytes", wc_name(wc),
-		  OUR_WR_SLOT(wc->wr_id), ibv_wc_status_str(wc->status),
-		  wc->byte_len);
+	if (wc->status != IBV_WC_SUCCESS)
+		our_trace(2, "work completion: %s slot %u, %s", wc_name(wc),
+			  OUR_WR_SLOT(wc->wr_id),
+			  ibv_wc_status_str(wc->status));
+	else
+		our_trace(2, "work completion: %s slot %u, %s, %u bytes",
+			  wc_name(wc), OUR_WR_SLOT(wc->wr_id),
+			  ibv_wc_status_str(wc->status), wc->byte_len);
 }
 
