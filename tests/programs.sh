@@ -111,7 +111,7 @@ wait_for_line() {
 running() {
 	local stat
 
-	read -r stat <"/proc/$1/stat" 2>/dev/null || return 1
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
 	stat=${stat##*) }
 	[ "${stat%% *}" != Z ]
 }
