@@ -35,8 +35,8 @@ int our_create_cq(struct our_control *control)
 		our_error("no memory for %d work completions", OUR_POLL_BATCH);
 		return -1;
 	}
-	/* The adapter puts a completion here for each work request done;
-	 * no channel: we poll for them. */
+	/* The adapter puts a completion here for each receive done and
+	 * each flagged send; no channel: we poll for them. */
 	control->cq = ibv_create_cq(control->cm_id->verbs, entries, control,
 				    NULL, 0);
 	if (our_verb_failed(!control->cq, "ibv_create_cq entries=%d",

@@ -38,7 +38,7 @@ struct ibv_qp_init_attr our_qp_attr(const struct our_control *control)
 		},
 		/* Reliable connected: in order, each message acknowledged. */
 		.qp_type = IBV_QPT_RC,
-		/* Only the work requests we flag raise a completion. */
+		/* A send completes only if flagged; a receive always. */
 		.sq_sig_all = 0,
 	};
 }

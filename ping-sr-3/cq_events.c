@@ -47,8 +47,8 @@ int our_create_cq(struct our_control *control)
 		goto out_destroy_channel;
 	/* end excerpt cq_channel */
 	/* excerpt cq_create */
-	/* The adapter puts a completion here for each work request done,
-	 * and, once armed, an event on the channel. */
+	/* The adapter puts a completion here for each receive done and
+	 * each flagged send, and, once armed, an event on the channel. */
 	control->cq = ibv_create_cq(control->cm_id->verbs, entries, control,
 				    channel, 0);
 	if (our_verb_failed(!control->cq, "ibv_create_cq entries=%d", entries))
