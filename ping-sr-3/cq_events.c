@@ -59,10 +59,12 @@ int our_create_cq(struct our_control *control)
 
 out_destroy_cq:
 	ibv_destroy_cq(control->cq);
+	control->cq = NULL;
 out_destroy_channel:
 	ibv_destroy_comp_channel(channel);
 out_free:
 	free(control->completions);
+	control->completions = NULL;
 	return -1;
 	/* end excerpt cq_create */
 }

@@ -581,14 +581,14 @@ C
 code_bar() {
 	case $1 in
 	ping-sr-2) echo 1208 2000 ;;
-	ping-sr-3) echo 1287 2000 ;;
-	ping-sr-4) echo 1293 2000 ;;
+	ping-sr-3) echo 1289 2000 ;;
+	ping-sr-4) echo 1295 2000 ;;
 	blast-sr-2) echo 1277 2000 ;;
 	ping-rdma-1) echo 1410 2147 ;;
 	ping-rdma-2) echo 1440 2206 ;;
 	blast-rdma-1) echo 1412 2145 ;;
-	atomic-1) echo 1577 2400 ;;
-	pubsub-rdma-1) echo 1746 2622 ;;
+	atomic-1) echo 1579 2400 ;;
+	pubsub-rdma-1) echo 1748 2624 ;;
 	ping-sg-1 | ping-post-1) echo 1282 2000 ;;
 	ping-wr-1) echo 1259 2000 ;;
 	*) echo 1000 2000 ;;
